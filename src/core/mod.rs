@@ -1,0 +1,13 @@
+//! The article's sample in plain Rust, with no web dependency.
+
+mod delivery;
+mod error;
+mod grant;
+mod store;
+mod worker;
+
+pub use delivery::{deliver, Delivered};
+pub use error::GrantError;
+pub use grant::{GrantPoints, GrantResult};
+pub use store::{PointStore, StoreOutcome};
+pub use worker::PointWorker;

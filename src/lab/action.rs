@@ -1,0 +1,56 @@
+//! Everything a person can do in the lab, as data. The lab's state is what the engine
+//! makes of a list of these, so the list can be replayed, exported and shared.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::GrantPoints;
+
+/// The most grants one burst may queue: enough to fill the queue many times over,
+/// small enough that a hostile permalink cannot freeze the page.
+pub const MAX_BURST: u32 = 10_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Action {
+    /// A producer hands this grant to the worker.
+    Send {
+        grant: GrantPoints,
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    /// Resend the last request unchanged, same key.
+    RetrySame {
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    /// Resend the last request under a key never used before: a new operation.
+    RetryFresh {
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    /// Many producers at once, each with its own new key, to fill the queue.
+    Burst {
+        account_id: String,
+        points: i32,
+        count: u32,
+    },
+    /// Hold or release the consumer.
+    SetPaused { paused: bool },
+    /// Let the consumer make up to `steps` moves (take a delivery, finish a delivery).
+    Advance { steps: u32 },
+    /// Read an account's current balance, apart from any receipt.
+    CheckBalance { account_id: String },
+}
+
+impl Action {
+    /// Sends for which a producer joins the queue (and so the timeline, once done).
+    pub fn is_send(&self) -> bool {
+        matches!(
+            self,
+            Action::Send { .. }
+                | Action::RetrySame { .. }
+                | Action::RetryFresh { .. }
+                | Action::Burst { .. }
+        )
+    }
+}

@@ -1,0 +1,250 @@
+//! The lab engine: a deterministic, single-threaded model of the article's worker.
+//!
+//! It mirrors `PointWorker` step by step (bounded queue, waiting producers, one
+//! consumer holding one delivery) so the page can show each stage, and it applies
+//! every delivery through the same `deliver` as the real worker.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+use crate::core::{deliver, GrantPoints, PointStore, PointWorker};
+
+use super::action::{Action, MAX_BURST};
+use super::timeline::{Attempt, AttemptRow, Origin};
+
+/// Why an action was refused. A refused action changes nothing and is not recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabError {
+    /// A retry before anything was sent.
+    NothingToRetry,
+    /// The consumer had nothing it could do (idle, or paused with nothing in hand).
+    Idle,
+    /// A burst of 0, or of more than [`MAX_BURST`].
+    BurstSize(u32),
+    /// `Advance` with 0 steps.
+    NoSteps,
+}
+
+impl fmt::Display for LabError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabError::NothingToRetry => write!(f, "nothing has been sent yet, so there is nothing to retry"),
+            LabError::Idle => write!(f, "the consumer has nothing to do"),
+            LabError::BurstSize(n) => write!(f, "a burst must hold 1 to {MAX_BURST} grants, not {n}"),
+            LabError::NoSteps => write!(f, "advance needs at least one step"),
+        }
+    }
+}
+
+impl std::error::Error for LabError {}
+
+/// The last separate balance read, shown apart from every receipt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalanceRead {
+    pub account_id: String,
+    pub balance: i32,
+    /// How many attempts had finished when the read was made.
+    pub after_attempts: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct LabState {
+    store: PointStore,
+    queue: VecDeque<Attempt>,
+    waiting: VecDeque<Attempt>,
+    in_hand: Option<Attempt>,
+    paused: bool,
+    timeline: Vec<AttemptRow>,
+    attempts_per_key: HashMap<(String, String), u32>,
+    sent: u64,
+    bursts_sent: u64,
+    last_request: Option<GrantPoints>,
+    last_read: Option<BalanceRead>,
+}
+
+impl LabState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Carries out one action, or refuses it and changes nothing.
+    pub fn apply(&mut self, action: &Action) -> Result<(), LabError> {
+        match action {
+            Action::Send {
+                grant,
+                lose_acknowledgement,
+            } => {
+                self.send(grant.clone(), Origin::Send, *lose_acknowledgement);
+                Ok(())
+            }
+            Action::RetrySame {
+                lose_acknowledgement,
+            } => {
+                let grant = self.last_request.clone().ok_or(LabError::NothingToRetry)?;
+                self.send(grant, Origin::RetrySame, *lose_acknowledgement);
+                Ok(())
+            }
+            Action::RetryFresh {
+                lose_acknowledgement,
+            } => {
+                let last = self.last_request.as_ref().ok_or(LabError::NothingToRetry)?;
+                let grant = last.with_key(self.fresh_key(&last.account_id, &last.key));
+                self.send(grant, Origin::RetryFresh, *lose_acknowledgement);
+                Ok(())
+            }
+            Action::Burst {
+                account_id,
+                points,
+                count,
+            } => {
+                if *count == 0 || *count > MAX_BURST {
+                    return Err(LabError::BurstSize(*count));
+                }
+                for _ in 0..*count {
+                    self.bursts_sent += 1;
+                    let key = format!("burst-{}", self.bursts_sent);
+                    let grant = GrantPoints::new(key, account_id.clone(), *points);
+                    self.send(grant, Origin::Burst, false);
+                }
+                Ok(())
+            }
+            Action::SetPaused { paused } => {
+                self.paused = *paused;
+                Ok(())
+            }
+            Action::Advance { steps } => {
+                if *steps == 0 {
+                    return Err(LabError::NoSteps);
+                }
+                if !self.can_step() {
+                    return Err(LabError::Idle);
+                }
+                for _ in 0..*steps {
+                    if !self.step() {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Action::CheckBalance { account_id } => {
+                self.last_read = Some(BalanceRead {
+                    account_id: account_id.clone(),
+                    balance: self.store.balance(account_id),
+                    after_attempts: self.timeline.len(),
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the consumer could make a move right now.
+    pub fn can_step(&self) -> bool {
+        self.in_hand.is_some() || (!self.paused && !self.queue.is_empty())
+    }
+
+    /// How many consumer moves remain before the lab is idle (ignoring a pause).
+    pub fn steps_to_drain(&self) -> usize {
+        let queued = self.queue.len() + self.waiting.len();
+        2 * queued + usize::from(self.in_hand.is_some())
+    }
+
+    /// One consumer move: finish the delivery in hand, or else take the next one.
+    fn step(&mut self) -> bool {
+        if let Some(attempt) = self.in_hand.take() {
+            self.finish(attempt);
+            return true;
+        }
+        if self.paused {
+            return false;
+        }
+        let Some(next) = self.queue.pop_front() else {
+            return false;
+        };
+        self.in_hand = Some(next);
+        // Taking a delivery frees a slot: the longest-waiting producer gets it.
+        if let Some(producer) = self.waiting.pop_front() {
+            self.queue.push_back(producer);
+        }
+        true
+    }
+
+    fn finish(&mut self, attempt: Attempt) {
+        let delivered = deliver(&self.store, &attempt.grant, attempt.lose_acknowledgement);
+        let balance_after = self.store.balance(&attempt.grant.account_id);
+        self.timeline.push(AttemptRow {
+            attempt,
+            delivered,
+            balance_after,
+        });
+    }
+
+    fn send(&mut self, grant: GrantPoints, origin: Origin, lose_acknowledgement: bool) {
+        self.sent += 1;
+        let count = self
+            .attempts_per_key
+            .entry((grant.account_id.clone(), grant.key.clone()))
+            .or_insert(0);
+        *count += 1;
+        let attempt = Attempt {
+            id: self.sent,
+            grant: grant.clone(),
+            origin,
+            attempt_of_key: *count,
+            lose_acknowledgement,
+        };
+        if origin != Origin::Burst {
+            self.last_request = Some(grant);
+        }
+        if self.queue.len() < PointWorker::CAPACITY {
+            self.queue.push_back(attempt);
+        } else {
+            self.waiting.push_back(attempt);
+        }
+    }
+
+    /// A key for this account that no attempt has used yet, derived from `base`.
+    fn fresh_key(&self, account_id: &str, base: &str) -> String {
+        // Strip an earlier "-retry-N" so repeated fresh retries read retry-2, retry-3.
+        let stem = match base.rsplit_once("-retry-") {
+            Some((stem, n)) if n.parse::<u32>().is_ok() => stem,
+            _ => base,
+        };
+        (2..)
+            .map(|n| format!("{stem}-retry-{n}"))
+            .find(|key| {
+                !self
+                    .attempts_per_key
+                    .contains_key(&(account_id.to_owned(), key.clone()))
+            })
+            .expect("an unused key exists")
+    }
+
+    pub fn store(&self) -> &PointStore {
+        &self.store
+    }
+    pub fn queue(&self) -> &VecDeque<Attempt> {
+        &self.queue
+    }
+    pub fn waiting(&self) -> &VecDeque<Attempt> {
+        &self.waiting
+    }
+    pub fn in_hand(&self) -> Option<&Attempt> {
+        self.in_hand.as_ref()
+    }
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+    pub fn timeline(&self) -> &[AttemptRow] {
+        &self.timeline
+    }
+    pub fn last_request(&self) -> Option<&GrantPoints> {
+        self.last_request.as_ref()
+    }
+    pub fn last_read(&self) -> Option<&BalanceRead> {
+        self.last_read.as_ref()
+    }
+    /// Attempts sent but not yet answered: queued, waiting for room, or in hand.
+    pub fn in_flight(&self) -> usize {
+        self.queue.len() + self.waiting.len() + usize::from(self.in_hand.is_some())
+    }
+}

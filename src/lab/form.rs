@@ -1,0 +1,94 @@
+//! Reading the request form: every field checked, nothing sent while one is wrong.
+
+use crate::core::GrantPoints;
+
+/// Longest account or key the form takes: long enough for any real id, short
+/// enough that a pasted novel cannot swamp the timeline.
+pub const MAX_FIELD_CHARS: usize = 80;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldError {
+    /// Empty or only white space.
+    Empty,
+    /// Longer than [`MAX_FIELD_CHARS`].
+    TooLong,
+    /// Not a whole number.
+    NotANumber,
+    /// Zero or less.
+    NotPositive,
+    /// More than `i32::MAX`.
+    TooLarge,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FormErrors {
+    pub account: Option<FieldError>,
+    pub key: Option<FieldError>,
+    pub points: Option<FieldError>,
+}
+
+impl FormErrors {
+    pub fn is_empty(&self) -> bool {
+        self.account.is_none() && self.key.is_none() && self.points.is_none()
+    }
+}
+
+/// Turns the three fields into a grant, or says what is wrong with each.
+///
+/// Account and key are kept exactly as typed (white space inside a key is part of
+/// it); points accept Persian and Arabic-Indic digits as well as ASCII.
+pub fn read_request(account: &str, key: &str, points: &str) -> Result<GrantPoints, FormErrors> {
+    let errors = FormErrors {
+        account: check_text(account),
+        key: check_text(key),
+        points: parse_points(points).err(),
+    };
+    match parse_points(points) {
+        Ok(points) if errors.is_empty() => Ok(GrantPoints::new(key, account, points)),
+        _ => Err(errors),
+    }
+}
+
+/// Reads a points field on its own.
+pub fn parse_points(text: &str) -> Result<i32, FieldError> {
+    let ascii: String = text.trim().chars().map(to_ascii_digit).collect();
+    if ascii.is_empty() {
+        return Err(FieldError::Empty);
+    }
+    let (negative, digits) = match ascii.strip_prefix(['-', '\u{2212}']) {
+        Some(rest) => (true, rest),
+        None => (false, ascii.strip_prefix('+').unwrap_or(&ascii)),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(FieldError::NotANumber);
+    }
+    if negative {
+        return Err(FieldError::NotPositive);
+    }
+    // Any run of digits too long for i64 is still just "too large".
+    let value: i64 = digits.parse().unwrap_or(i64::MAX);
+    match i32::try_from(value) {
+        Ok(0) => Err(FieldError::NotPositive),
+        Ok(v) => Ok(v),
+        Err(_) => Err(FieldError::TooLarge),
+    }
+}
+
+fn check_text(text: &str) -> Option<FieldError> {
+    if text.trim().is_empty() {
+        Some(FieldError::Empty)
+    } else if text.chars().count() > MAX_FIELD_CHARS {
+        Some(FieldError::TooLong)
+    } else {
+        None
+    }
+}
+
+/// Maps Persian (U+06F0..) and Arabic-Indic (U+0660..) digits to ASCII.
+fn to_ascii_digit(c: char) -> char {
+    match c {
+        '\u{06F0}'..='\u{06F9}' => char::from(b'0' + (c as u32 - 0x06F0) as u8),
+        '\u{0660}'..='\u{0669}' => char::from(b'0' + (c as u32 - 0x0660) as u8),
+        _ => c,
+    }
+}

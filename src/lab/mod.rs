@@ -1,0 +1,13 @@
+//! The lab engine: a deterministic function of the history of actions.
+
+mod action;
+mod engine;
+mod form;
+mod history;
+mod timeline;
+
+pub use action::{Action, MAX_BURST};
+pub use engine::{BalanceRead, LabError, LabState};
+pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
+pub use history::{History, Lab, ReplayError};
+pub use timeline::{Attempt, AttemptRow, Origin, Outcome};

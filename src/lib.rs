@@ -1,0 +1,13 @@
+//! Idempotency Lab: the article's points store and worker, a deterministic lab engine
+//! built on them, and (in the browser) the Leptos page that lets people drive it.
+
+pub mod core;
+pub mod lab;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+pub use crate::core::{
+    deliver, Delivered, GrantError, GrantPoints, GrantResult, PointStore, PointWorker,
+    StoreOutcome,
+};
