@@ -2,12 +2,12 @@
 //! built on them, and (in the browser) the Leptos page that lets people drive it.
 
 pub mod core;
+pub mod i18n;
 pub mod lab;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 pub use crate::core::{
-    deliver, Delivered, GrantError, GrantPoints, GrantResult, PointStore, PointWorker,
-    StoreOutcome,
+    deliver, Delivered, GrantError, GrantPoints, GrantResult, PointStore, PointWorker, StoreOutcome,
 };

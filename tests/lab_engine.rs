@@ -25,7 +25,10 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     assert_eq!(last_outcome(&lab), Outcome::TimeoutApplied);
     assert_eq!(lab.state().store().balance("account-7"), 100);
 
-    lab.dispatch(Action::RetrySame { lose_acknowledgement: false }).unwrap();
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
     lab.drain();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Replayed);
@@ -36,15 +39,24 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     send(&mut lab, 200, "order-1042", false);
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Rejected);
-    assert!(matches!(row.store_error(), Some(GrantError::PayloadMismatch { .. })));
+    assert!(matches!(
+        row.store_error(),
+        Some(GrantError::PayloadMismatch { .. })
+    ));
     assert_eq!(row.balance_after, 100);
 
-    lab.dispatch(Action::RetryFresh { lose_acknowledgement: false }).unwrap();
+    lab.dispatch(Action::RetryFresh {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
     lab.drain();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Applied);
     assert_eq!(row.attempt.grant.key, "order-1042-retry-2");
-    assert_eq!(row.attempt.grant.points, 200, "a fresh-key retry resends the last request");
+    assert_eq!(
+        row.attempt.grant.points, 200,
+        "a fresh-key retry resends the last request"
+    );
     assert_eq!(lab.state().store().balance("account-7"), 300);
 }
 
@@ -58,7 +70,10 @@ fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
     assert_eq!(row.outcome(), Outcome::Replayed);
     assert_eq!(row.caller_receipt().unwrap().balance, 100);
     assert_eq!(row.balance_after, 125);
-    lab.dispatch(Action::CheckBalance { account_id: "account-7".into() }).unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "account-7".into(),
+    })
+    .unwrap();
     assert_eq!(lab.state().last_read().unwrap().balance, 125);
 }
 
@@ -75,14 +90,21 @@ fn lost_acknowledgement_on_a_repeat_is_a_plain_timeout() {
 fn retry_before_any_send_is_refused_and_not_recorded() {
     let mut lab = Lab::new();
     assert_eq!(
-        lab.dispatch(Action::RetrySame { lose_acknowledgement: false }),
+        lab.dispatch(Action::RetrySame {
+            lose_acknowledgement: false
+        }),
         Err(LabError::NothingToRetry)
     );
     assert_eq!(
-        lab.dispatch(Action::RetryFresh { lose_acknowledgement: false }),
+        lab.dispatch(Action::RetryFresh {
+            lose_acknowledgement: false
+        }),
         Err(LabError::NothingToRetry)
     );
-    assert_eq!(lab.dispatch(Action::Advance { steps: 1 }), Err(LabError::Idle));
+    assert_eq!(
+        lab.dispatch(Action::Advance { steps: 1 }),
+        Err(LabError::Idle)
+    );
     assert!(lab.history().actions.is_empty());
 }
 
@@ -90,7 +112,12 @@ fn retry_before_any_send_is_refused_and_not_recorded() {
 fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing() {
     let mut lab = Lab::new();
     lab.dispatch(Action::SetPaused { paused: true }).unwrap();
-    lab.dispatch(Action::Burst { account_id: "a".into(), points: 1, count: 40 }).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "a".into(),
+        points: 1,
+        count: 40,
+    })
+    .unwrap();
     lab.drain();
     assert_eq!(lab.state().queue().len(), PointWorker::CAPACITY);
     assert_eq!(lab.state().waiting().len(), 40 - PointWorker::CAPACITY);
@@ -99,12 +126,25 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
     lab.dispatch(Action::Advance { steps: 1 }).unwrap();
     assert!(lab.state().in_hand().is_some());
-    assert_eq!(lab.state().queue().len(), PointWorker::CAPACITY, "a waiting producer took the freed slot");
+    assert_eq!(
+        lab.state().queue().len(),
+        PointWorker::CAPACITY,
+        "a waiting producer took the freed slot"
+    );
     assert_eq!(lab.state().waiting().len(), 40 - PointWorker::CAPACITY - 1);
 
     lab.drain();
-    let ids: Vec<u64> = lab.state().timeline().iter().map(|r| r.attempt.id).collect();
-    assert_eq!(ids, (1..=40).collect::<Vec<_>>(), "all answered, in sending order");
+    let ids: Vec<u64> = lab
+        .state()
+        .timeline()
+        .iter()
+        .map(|r| r.attempt.id)
+        .collect();
+    assert_eq!(
+        ids,
+        (1..=40).collect::<Vec<_>>(),
+        "all answered, in sending order"
+    );
     assert_eq!(lab.state().store().balance("a"), 40);
     assert_eq!(lab.state().in_flight(), 0);
 }
@@ -114,7 +154,11 @@ fn a_burst_outside_its_limits_is_refused() {
     let mut lab = Lab::new();
     for count in [0, idempotency_lab::lab::MAX_BURST + 1] {
         assert_eq!(
-            lab.dispatch(Action::Burst { account_id: "a".into(), points: 1, count }),
+            lab.dispatch(Action::Burst {
+                account_id: "a".into(),
+                points: 1,
+                count
+            }),
             Err(LabError::BurstSize(count))
         );
     }
@@ -126,18 +170,29 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
     let mut lab = Lab::new();
     send(&mut lab, 100, "order-1042", true);
     lab.dispatch(Action::SetPaused { paused: true }).unwrap();
-    lab.dispatch(Action::Burst { account_id: "account-7".into(), points: 5, count: 20 }).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "account-7".into(),
+        points: 5,
+        count: 20,
+    })
+    .unwrap();
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
     lab.dispatch(Action::Advance { steps: 3 }).unwrap();
     lab.dispatch(Action::Advance { steps: 2 }).unwrap();
-    lab.dispatch(Action::RetrySame { lose_acknowledgement: false }).unwrap();
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
     lab.drain();
 
     let json = serde_json::to_string(lab.history()).unwrap();
     let history: History = serde_json::from_str(&json).unwrap();
     let copy = Lab::replay(&history).unwrap();
     assert_eq!(copy.state().timeline(), lab.state().timeline());
-    assert_eq!(copy.state().store().receipts(), lab.state().store().receipts());
+    assert_eq!(
+        copy.state().store().receipts(),
+        lab.state().store().receipts()
+    );
     assert_eq!(copy.history(), lab.history());
 
     let first = lab.rewound(1);
@@ -150,8 +205,12 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
 fn a_history_with_a_bad_action_is_refused_at_that_action() {
     let history = History {
         actions: vec![
-            Action::CheckBalance { account_id: "a".into() },
-            Action::RetrySame { lose_acknowledgement: false },
+            Action::CheckBalance {
+                account_id: "a".into(),
+            },
+            Action::RetrySame {
+                lose_acknowledgement: false,
+            },
         ],
     };
     let error = Lab::replay(&history).unwrap_err();
@@ -169,12 +228,18 @@ fn the_form_refuses_every_bad_field_and_reads_a_good_one() {
     assert_eq!(parse_points("-5"), Err(FieldError::NotPositive));
     assert_eq!(parse_points("1.5"), Err(FieldError::NotANumber));
     assert_eq!(parse_points("2147483648"), Err(FieldError::TooLarge));
-    assert_eq!(parse_points("99999999999999999999999"), Err(FieldError::TooLarge));
+    assert_eq!(
+        parse_points("99999999999999999999999"),
+        Err(FieldError::TooLarge)
+    );
     assert_eq!(parse_points("2147483647"), Ok(i32::MAX));
     assert_eq!(parse_points(" ۱۰۰ "), Ok(100));
     assert_eq!(parse_points(""), Err(FieldError::Empty));
     let long = "x".repeat(idempotency_lab::lab::MAX_FIELD_CHARS + 1);
-    assert_eq!(read_request(&long, "k", "1").unwrap_err().account, Some(FieldError::TooLong));
+    assert_eq!(
+        read_request(&long, "k", "1").unwrap_err().account,
+        Some(FieldError::TooLong)
+    );
     assert_eq!(
         read_request("account-7", "order-1042", "100"),
         Ok(GrantPoints::new("order-1042", "account-7", 100))

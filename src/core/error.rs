@@ -55,7 +55,9 @@ impl fmt::Display for GrantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GrantError::EmptyKey => write!(f, "the key is empty; give the operation a key"),
-            GrantError::EmptyAccount => write!(f, "the account is empty; say which account to credit"),
+            GrantError::EmptyAccount => {
+                write!(f, "the account is empty; say which account to credit")
+            }
             GrantError::NonPositivePoints => write!(f, "points must be 1 or more"),
             GrantError::Overflow => write!(
                 f,

@@ -120,7 +120,9 @@ impl PointStore {
     fn lock(&self) -> MutexGuard<'_, Ledger> {
         // A panic while holding the lock cannot leave the ledger half-written:
         // every path above checks before it writes, so the data is still whole.
-        self.ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.ledger
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

@@ -28,9 +28,13 @@ pub enum LabError {
 impl fmt::Display for LabError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LabError::NothingToRetry => write!(f, "nothing has been sent yet, so there is nothing to retry"),
+            LabError::NothingToRetry => {
+                write!(f, "nothing has been sent yet, so there is nothing to retry")
+            }
             LabError::Idle => write!(f, "the consumer has nothing to do"),
-            LabError::BurstSize(n) => write!(f, "a burst must hold 1 to {MAX_BURST} grants, not {n}"),
+            LabError::BurstSize(n) => {
+                write!(f, "a burst must hold 1 to {MAX_BURST} grants, not {n}")
+            }
             LabError::NoSteps => write!(f, "advance needs at least one step"),
         }
     }

@@ -1,12 +1,14 @@
 //! The lab engine: a deterministic function of the history of actions.
 
 mod action;
+mod chart;
 mod engine;
 mod form;
 mod history;
 mod timeline;
 
 pub use action::{Action, MAX_BURST};
+pub use chart::{balance_chart, BalanceChart, Mark, CHART_HEIGHT, CHART_WIDTH};
 pub use engine::{BalanceRead, LabError, LabState};
 pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};

@@ -1,0 +1,327 @@
+//! Every piece of UI text, in English and Persian. Kept out of the views so a
+//! missing translation is a compile error (each language fills the same struct).
+
+use crate::core::GrantError;
+use crate::lab::{FieldError, LabError, Outcome, MAX_FIELD_CHARS};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    En,
+    Fa,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fa];
+
+    /// `?lang=` wins; otherwise the first browser language we have; else English.
+    pub fn choose(query: Option<&str>, browser_languages: &[String]) -> Lang {
+        query
+            .and_then(Lang::from_tag)
+            .or_else(|| browser_languages.iter().find_map(|tag| Lang::from_tag(tag)))
+            .unwrap_or(Lang::En)
+    }
+
+    /// Reads a language tag such as `fa`, `fa-IR` or `en-GB`.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next()?.trim().to_ascii_lowercase();
+        match primary.as_str() {
+            "en" => Some(Lang::En),
+            "fa" | "per" | "fas" => Some(Lang::Fa),
+            _ => None,
+        }
+    }
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fa => "fa",
+        }
+    }
+
+    pub fn dir(self) -> &'static str {
+        match self {
+            Lang::En => "ltr",
+            Lang::Fa => "rtl",
+        }
+    }
+
+    pub fn texts(self) -> &'static Texts {
+        match self {
+            Lang::En => &EN,
+            Lang::Fa => &FA,
+        }
+    }
+
+    /// A number for prose: Persian digits in Persian. Data (amounts, balances,
+    /// keys) stays in ASCII digits so it reads the same as in the article's code.
+    pub fn prose_number(self, n: impl std::fmt::Display) -> String {
+        let ascii = n.to_string();
+        match self {
+            Lang::En => ascii,
+            Lang::Fa => ascii
+                .chars()
+                .map(|c| match c.to_digit(10) {
+                    Some(d) => char::from_u32(0x06F0 + d).unwrap_or(c),
+                    None => c,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One language's words. Functions build the sentences that carry values.
+pub struct Texts {
+    pub title: &'static str,
+    pub tagline: &'static str,
+    pub language_name: &'static str,
+    pub how_to: [&'static str; 4],
+    pub request: &'static str,
+    pub account: &'static str,
+    pub key: &'static str,
+    pub points: &'static str,
+    pub lose_ack: &'static str,
+    pub lose_ack_hint: &'static str,
+    pub send: &'static str,
+    pub retry_same: &'static str,
+    pub retry_fresh: &'static str,
+    pub check_balance: &'static str,
+    pub reset: &'static str,
+    pub burst: fn(Lang, u32) -> String,
+    pub queue: &'static str,
+    pub queue_slots: fn(Lang, usize, usize) -> String,
+    pub consumer_holds: &'static str,
+    pub consumer_idle: &'static str,
+    pub producers_waiting: fn(Lang, usize) -> String,
+    pub pause: &'static str,
+    pub delay: &'static str,
+    pub delay_value: fn(Lang, u32) -> String,
+    pub timeline: &'static str,
+    pub timeline_empty: &'static str,
+    pub col_attempt: &'static str,
+    pub col_request: &'static str,
+    pub col_store: &'static str,
+    pub col_caller: &'static str,
+    pub col_balance: &'static str,
+    pub nth_attempt: fn(Lang, u32) -> String,
+    pub lost_ack_marker: &'static str,
+    pub outcome: fn(Outcome) -> &'static str,
+    pub store_applied: fn(i32) -> String,
+    pub store_replayed: &'static str,
+    pub store_rejected: &'static str,
+    pub caller_receipt: fn(i32) -> String,
+    pub caller_timeout: &'static str,
+    pub chart_title: &'static str,
+    pub chart_current: &'static str,
+    pub chart_receipt: &'static str,
+    pub chart_unseen: &'static str,
+    pub chart_empty: &'static str,
+    pub store: &'static str,
+    pub balances: &'static str,
+    pub receipts: &'static str,
+    pub no_balances: &'static str,
+    pub no_receipts: &'static str,
+    pub receipt_balance: &'static str,
+    pub balance_read: &'static str,
+    pub balance_read_note: &'static str,
+    pub field_error: fn(FieldError) -> String,
+    pub grant_error: fn(&GrantError) -> String,
+    pub lab_error: fn(&LabError) -> String,
+    pub fix_fields: &'static str,
+    pub language: &'static str,
+}
+
+static EN: Texts = Texts {
+    title: "Idempotency Lab",
+    tagline: "Break a retry, then fix it: see why a resent “grant 100 points” must not grant twice.",
+    language_name: "English",
+    how_to: [
+        "Switch on “Lose acknowledgement” and press Send: the points are added, but the caller only hears a timeout.",
+        "Press “Retry (same key)”: the store recognises the key and hands back the stored receipt. Nothing is added.",
+        "Change the points and send again with the same key: the store refuses, because one key must mean one request.",
+        "Press “Retry (fresh key)”: a new key is a new operation, and the points are added a second time.",
+    ],
+    request: "Request",
+    account: "Account",
+    key: "Key",
+    points: "Points",
+    lose_ack: "Lose acknowledgement",
+    lose_ack_hint: "Next delivery only: the grant is applied, then the answer is lost.",
+    send: "Send",
+    retry_same: "Retry (same key)",
+    retry_fresh: "Retry (fresh key)",
+    check_balance: "Check balance",
+    reset: "Reset",
+    burst: |_, n| format!("Send a burst of {n}"),
+    queue: "Worker queue",
+    queue_slots: |_, used, cap| format!("{used} of {cap} slots taken"),
+    consumer_holds: "Consumer is applying",
+    consumer_idle: "Consumer is idle",
+    producers_waiting: |_, n| match n {
+        0 => "No producer is waiting".to_string(),
+        1 => "1 producer waiting for room".to_string(),
+        n => format!("{n} producers waiting for room"),
+    },
+    pause: "Pause consumer",
+    delay: "Processing delay",
+    delay_value: |_, ms| format!("{ms} ms"),
+    timeline: "Timeline",
+    timeline_empty: "No attempt yet. Send a request to start.",
+    col_attempt: "Attempt",
+    col_request: "Request",
+    col_store: "Store did",
+    col_caller: "Caller got",
+    col_balance: "Balance now",
+    nth_attempt: |_, n| match n {
+        1 => "first".to_string(),
+        n => format!("retry #{}", n - 1),
+    },
+    lost_ack_marker: "ack lost",
+    outcome: |o| match o {
+        Outcome::Applied => "Applied",
+        Outcome::Replayed => "Stored receipt",
+        Outcome::Rejected => "Rejected",
+        Outcome::Timeout => "Timeout (nothing new)",
+        Outcome::TimeoutApplied => "Timeout, but applied",
+    },
+    store_applied: |p| format!("applied +{p}"),
+    store_replayed: "returned the stored receipt",
+    store_rejected: "rejected",
+    caller_receipt: |b| format!("receipt, balance {b}"),
+    caller_timeout: "timeout: outcome unknown",
+    chart_title: "Balance over time:",
+    chart_current: "current balance",
+    chart_receipt: "balance on the receipt the caller got",
+    chart_unseen: "applied, but the caller never saw it",
+    chart_empty: "Nothing for this account yet.",
+    store: "Store",
+    balances: "Balances",
+    receipts: "Receipts by (account, key)",
+    no_balances: "No account has points yet.",
+    no_receipts: "No receipt stored yet.",
+    receipt_balance: "Balance on receipt",
+    balance_read: "Current balance of",
+    balance_read_note: "A separate read of the store, not a receipt.",
+    field_error: |e| match e {
+        FieldError::Empty => "Required: it cannot be empty or only spaces.".to_string(),
+        FieldError::TooLong => format!("Too long: at most {MAX_FIELD_CHARS} characters."),
+        FieldError::NotANumber => "Not a whole number.".to_string(),
+        FieldError::NotPositive => "Must be 1 or more.".to_string(),
+        FieldError::TooLarge => format!("Too large: at most {}.", i32::MAX),
+    },
+    grant_error: |e| e.to_string(),
+    lab_error: |e| match e {
+        LabError::NothingToRetry => "Nothing to retry yet: send a request first.".to_string(),
+        other => other.to_string(),
+    },
+    fix_fields: "Nothing was sent: fix the highlighted fields first.",
+    language: "Language",
+};
+
+static FA: Texts = Texts {
+    title: "آزمایشگاه ایدمپوتنسی",
+    tagline: "یک تلاش دوباره را خراب کن و بعد درستش کن: ببین چرا ارسال دوبارهٔ «۱۰۰ امتیاز بده» نباید دو بار امتیاز بدهد.",
+    language_name: "فارسی",
+    how_to: [
+        "«گم‌شدن تأیید» را روشن کن و «ارسال» را بزن: امتیاز اضافه می‌شود، ولی فرستنده فقط مهلت‌گذشتن را می‌بیند.",
+        "«تلاش دوباره (همان کلید)» را بزن: انبار کلید را می‌شناسد و همان رسید ذخیره‌شده را برمی‌گرداند. چیزی اضافه نمی‌شود.",
+        "امتیاز را عوض کن و با همان کلید دوباره بفرست: انبار رد می‌کند، چون هر کلید فقط یک درخواست را نام می‌برد.",
+        "«تلاش دوباره (کلید تازه)» را بزن: کلید تازه یعنی عملیات تازه، و امتیاز بار دوم هم اضافه می‌شود.",
+    ],
+    request: "درخواست",
+    account: "حساب",
+    key: "کلید",
+    points: "امتیاز",
+    lose_ack: "گم‌شدن تأیید",
+    lose_ack_hint: "فقط برای تحویل بعدی: امتیاز ثبت می‌شود و بعد پاسخ گم می‌شود.",
+    send: "ارسال",
+    retry_same: "تلاش دوباره (همان کلید)",
+    retry_fresh: "تلاش دوباره (کلید تازه)",
+    check_balance: "دیدن موجودی",
+    reset: "از نو",
+    burst: |lang, n| format!("ارسال یک‌بارهٔ {} درخواست", lang.prose_number(n)),
+    queue: "صف کارگر",
+    queue_slots: |lang, used, cap| {
+        format!("{} از {} جا پر است", lang.prose_number(used), lang.prose_number(cap))
+    },
+    consumer_holds: "مصرف‌کننده در حال اعمال",
+    consumer_idle: "مصرف‌کننده بیکار است",
+    producers_waiting: |lang, n| match n {
+        0 => "هیچ تولیدکننده‌ای منتظر نیست".to_string(),
+        n => format!("{} تولیدکننده منتظر جای خالی", lang.prose_number(n)),
+    },
+    pause: "توقف مصرف‌کننده",
+    delay: "تأخیر پردازش",
+    delay_value: |lang, ms| format!("{} میلی‌ثانیه", lang.prose_number(ms)),
+    timeline: "خط زمان",
+    timeline_empty: "هنوز تلاشی نشده. برای شروع یک درخواست بفرست.",
+    col_attempt: "تلاش",
+    col_request: "درخواست",
+    col_store: "کار انبار",
+    col_caller: "پاسخ به فرستنده",
+    col_balance: "موجودی فعلی",
+    nth_attempt: |lang, n| match n {
+        1 => "نخستین".to_string(),
+        n => format!("تلاش دوبارهٔ {}", lang.prose_number(n - 1)),
+    },
+    lost_ack_marker: "تأیید گم شد",
+    outcome: |o| match o {
+        Outcome::Applied => "اعمال شد",
+        Outcome::Replayed => "رسید ذخیره‌شده",
+        Outcome::Rejected => "رد شد",
+        Outcome::Timeout => "مهلت گذشت (بی‌تغییر)",
+        Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
+    },
+    store_applied: |p| format!("اعمال شد +{p}"),
+    store_replayed: "رسید ذخیره‌شده را برگرداند",
+    store_rejected: "رد کرد",
+    caller_receipt: |b| format!("رسید، موجودی {b}"),
+    caller_timeout: "مهلت گذشت: نتیجه نامعلوم",
+    chart_title: "موجودی در گذر زمان:",
+    chart_current: "موجودی فعلی",
+    chart_receipt: "موجودیِ رسیدی که فرستنده گرفت",
+    chart_unseen: "اعمال شد، ولی فرستنده هرگز نفهمید",
+    chart_empty: "هنوز چیزی برای این حساب نیست.",
+    store: "انبار",
+    balances: "موجودی‌ها",
+    receipts: "رسیدها بر پایهٔ (حساب، کلید)",
+    no_balances: "هنوز هیچ حسابی امتیاز ندارد.",
+    no_receipts: "هنوز رسیدی ذخیره نشده.",
+    receipt_balance: "موجودی روی رسید",
+    balance_read: "موجودی فعلی",
+    balance_read_note: "خواندنی جدا از انبار، نه یک رسید.",
+    field_error: |e| match e {
+        FieldError::Empty => "لازم است: نمی‌تواند خالی یا فقط فاصله باشد.".to_string(),
+        FieldError::TooLong => format!(
+            "بیش از اندازه بلند: حداکثر {} نویسه.",
+            Lang::Fa.prose_number(MAX_FIELD_CHARS)
+        ),
+        FieldError::NotANumber => "عدد صحیح نیست.".to_string(),
+        FieldError::NotPositive => "باید ۱ یا بیشتر باشد.".to_string(),
+        FieldError::TooLarge => format!("بیش از اندازه بزرگ: حداکثر {}.", i32::MAX),
+    },
+    grant_error: |e| match e {
+        GrantError::EmptyKey => "کلید خالی است؛ به عملیات یک کلید بده.".to_string(),
+        GrantError::EmptyAccount => "حساب خالی است؛ بگو امتیاز به کدام حساب برود.".to_string(),
+        GrantError::NonPositivePoints => "امتیاز باید ۱ یا بیشتر باشد.".to_string(),
+        GrantError::Overflow => format!(
+            "موجودی تازه از {} بیشتر می‌شد؛ چیزی تغییر نکرد.",
+            i32::MAX
+        ),
+        GrantError::Timeout => {
+            "تأییدی نرسید؛ شاید امتیاز ثبت شده باشد، شاید نه. با همان کلید دوباره بفرست.".to_string()
+        }
+        GrantError::WorkerStopped => "کارگر متوقف شده و کار تازه نمی‌پذیرد.".to_string(),
+        GrantError::PayloadMismatch { stored, rejected } => format!(
+            "کلید «{}» روی حساب «{}» پیش‌تر برای {} امتیاز به کار رفته؛ درخواست {} امتیاز با همان کلید رد می‌شود.",
+            stored.key, stored.account_id, stored.points, rejected.points
+        ),
+    },
+    lab_error: |e| match e {
+        LabError::NothingToRetry => "هنوز چیزی برای تلاش دوباره نیست: اول یک درخواست بفرست.".to_string(),
+        LabError::Idle => "مصرف‌کننده کاری ندارد.".to_string(),
+        LabError::BurstSize(n) => format!("اندازهٔ ارسال یک‌باره نامعتبر است: {n}"),
+        LabError::NoSteps => "دست‌کم یک گام لازم است.".to_string(),
+    },
+    fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
+    language: "زبان",
+};

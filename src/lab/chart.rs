@@ -1,0 +1,94 @@
+//! Geometry of the balance chart: the current balance as a line, receipts as marks.
+//! Plain numbers, so the drawing is tested natively and the view only paints it.
+
+use super::timeline::{AttemptRow, Outcome};
+
+/// The chart's drawing box, in SVG user units.
+pub const CHART_WIDTH: f64 = 600.0;
+pub const CHART_HEIGHT: f64 = 200.0;
+const PAD: f64 = 12.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub x: f64,
+    pub y: f64,
+    pub balance: i32,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BalanceChart {
+    /// `points` attribute of the step line of the current balance.
+    pub line: String,
+    /// Receipts the caller received, at the balance printed on them.
+    pub receipts: Vec<Mark>,
+    /// Grants applied whose receipt never reached the caller.
+    pub unseen: Vec<Mark>,
+    pub max_balance: i32,
+}
+
+impl BalanceChart {
+    pub fn is_empty(&self) -> bool {
+        self.line.is_empty()
+    }
+}
+
+/// Draws the attempts on `account_id`, oldest on the left.
+pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
+    let rows: Vec<&AttemptRow> = rows
+        .iter()
+        .filter(|r| r.attempt.grant.account_id == account_id)
+        .collect();
+    if rows.is_empty() {
+        return BalanceChart::default();
+    }
+    let max_balance = rows
+        .iter()
+        .map(|r| r.balance_after)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let x_step = (CHART_WIDTH - 2.0 * PAD) / rows.len() as f64;
+    let x = |i: usize| PAD + x_step * (i as f64 + 0.5);
+    let y = |balance: i32| {
+        CHART_HEIGHT
+            - PAD
+            - (CHART_HEIGHT - 2.0 * PAD) * f64::from(balance) / f64::from(max_balance)
+    };
+
+    // A step line: flat at the old balance until the attempt, then at the new one.
+    let mut line = format!("{:.1},{:.1}", PAD, y(0));
+    let mut previous = 0;
+    let mut chart = BalanceChart {
+        max_balance,
+        ..BalanceChart::default()
+    };
+    for (i, row) in rows.iter().enumerate() {
+        let xi = x(i);
+        line.push_str(&format!(
+            " {xi:.1},{:.1} {xi:.1},{:.1}",
+            y(previous),
+            y(row.balance_after)
+        ));
+        previous = row.balance_after;
+        let outcome = row.outcome();
+        if let Some(receipt) = row.caller_receipt() {
+            chart.receipts.push(Mark {
+                x: xi,
+                y: y(receipt.balance),
+                balance: receipt.balance,
+                outcome,
+            });
+        } else if outcome == Outcome::TimeoutApplied {
+            chart.unseen.push(Mark {
+                x: xi,
+                y: y(row.balance_after),
+                balance: row.balance_after,
+                outcome,
+            });
+        }
+    }
+    line.push_str(&format!(" {:.1},{:.1}", CHART_WIDTH - PAD, y(previous)));
+    chart.line = line;
+    chart
+}

@@ -1,0 +1,157 @@
+//! The request form and the buttons that send it.
+
+use leptos::prelude::*;
+
+use crate::lab::{parse_points, read_request, Action, FieldError};
+
+use super::controller::{Controller, Notice};
+
+/// How many producers "Send a burst" starts: more than the queue holds, on purpose.
+pub const BURST_SIZE: u32 = 20;
+
+#[component]
+pub fn RequestForm(ctl: Controller) -> impl IntoView {
+    let account = RwSignal::new("account-7".to_string());
+    let key = RwSignal::new("order-1042".to_string());
+    let points = RwSignal::new("100".to_string());
+    let lose_ack = RwSignal::new(false);
+    let texts = move || ctl.lang.get().texts();
+
+    let errors = Memo::new(move |_| {
+        read_request(&account.get(), &key.get(), &points.get())
+            .err()
+            .unwrap_or_default()
+    });
+
+    // The switch arms the fault for one delivery, then turns itself off.
+    let take_fault = move || {
+        let armed = lose_ack.get_untracked();
+        lose_ack.set(false);
+        armed
+    };
+
+    let send = move |_| match read_request(
+        &account.get_untracked(),
+        &key.get_untracked(),
+        &points.get_untracked(),
+    ) {
+        Ok(grant) => ctl.dispatch(Action::Send {
+            grant,
+            lose_acknowledgement: take_fault(),
+        }),
+        Err(_) => ctl.notice.set(Some(Notice::FixFields)),
+    };
+    let retry_same = move |_| {
+        ctl.dispatch(Action::RetrySame {
+            lose_acknowledgement: take_fault(),
+        })
+    };
+    let retry_fresh = move |_| {
+        ctl.dispatch(Action::RetryFresh {
+            lose_acknowledgement: take_fault(),
+        })
+    };
+    let check_balance = move |_| {
+        if errors.get_untracked().account.is_some() {
+            ctl.notice.set(Some(Notice::FixFields));
+        } else {
+            ctl.dispatch(Action::CheckBalance {
+                account_id: account.get_untracked(),
+            });
+        }
+    };
+    let burst = move |_| {
+        let form = errors.get_untracked();
+        match parse_points(&points.get_untracked()) {
+            Ok(points) if form.account.is_none() => ctl.dispatch(Action::Burst {
+                account_id: account.get_untracked(),
+                points,
+                count: BURST_SIZE,
+            }),
+            _ => ctl.notice.set(Some(Notice::FixFields)),
+        }
+    };
+
+    view! {
+        <section class="panel request" aria-labelledby="request-title">
+            <h2 id="request-title">{move || texts().request}</h2>
+            <div class="fields">
+                <Field
+                    id="field-account"
+                    label=Signal::derive(move || texts().account)
+                    value=account
+                    error=Signal::derive(move || errors.get().account)
+                    ctl=ctl
+                />
+                <Field
+                    id="field-key"
+                    label=Signal::derive(move || texts().key)
+                    value=key
+                    error=Signal::derive(move || errors.get().key)
+                    ctl=ctl
+                />
+                <Field
+                    id="field-points"
+                    label=Signal::derive(move || texts().points)
+                    value=points
+                    error=Signal::derive(move || errors.get().points)
+                    ctl=ctl
+                    numeric=true
+                />
+            </div>
+            <label class="switch" class:armed=move || lose_ack.get()>
+                <input
+                    type="checkbox"
+                    role="switch"
+                    prop:checked=move || lose_ack.get()
+                    on:change=move |ev| lose_ack.set(event_target_checked(&ev))
+                />
+                <span class="switch-label">{move || texts().lose_ack}</span>
+                <span class="hint">{move || texts().lose_ack_hint}</span>
+            </label>
+            <div class="buttons">
+                <button class="primary" on:click=send>{move || texts().send}</button>
+                <button on:click=retry_same>{move || texts().retry_same}</button>
+                <button on:click=retry_fresh>{move || texts().retry_fresh}</button>
+                <button on:click=check_balance>{move || texts().check_balance}</button>
+                <button on:click=burst>
+                    {move || (texts().burst)(ctl.lang.get(), BURST_SIZE)}
+                </button>
+            </div>
+        </section>
+    }
+}
+
+/// One labelled input with its inline error, wired for screen readers.
+#[component]
+fn Field(
+    id: &'static str,
+    label: Signal<&'static str>,
+    value: RwSignal<String>,
+    error: Signal<Option<FieldError>>,
+    ctl: Controller,
+    #[prop(optional)] numeric: bool,
+) -> impl IntoView {
+    let error_id = format!("{id}-error");
+    let described_by = error_id.clone();
+    view! {
+        <div class="field" class:invalid=move || error.get().is_some()>
+            <label for=id>{move || label.get()}</label>
+            <input
+                id=id
+                type="text"
+                dir="ltr"
+                autocomplete="off"
+                spellcheck="false"
+                inputmode=if numeric { "numeric" } else { "text" }
+                aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
+                aria-describedby=described_by
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            <p class="field-error" id=error_id role="alert">
+                {move || error.get().map(|e| (ctl.lang.get().texts().field_error)(e))}
+            </p>
+        </div>
+    }
+}

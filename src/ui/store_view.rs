@@ -1,0 +1,93 @@
+//! The store as it is now: balances per account, receipts per (account, key), and
+//! the last separate balance read.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+
+#[component]
+pub fn StoreView(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let balances = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store().balances()));
+    let receipts = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store().receipts()));
+    let read = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_read().cloned()));
+
+    view! {
+        <section class="panel store" aria-labelledby="store-title">
+            <h2 id="store-title">{move || texts().store}</h2>
+            {move || {
+                read.get()
+                    .map(|read| {
+                        view! {
+                            <div class="balance-read" data-testid="balance-read" data-balance=read.balance role="status">
+                                <span>{move || texts().balance_read}</span>
+                                " "
+                                <bdi dir="ltr" class="account">{read.account_id.clone()}</bdi>
+                                ": "
+                                <strong class="num" dir="ltr">{read.balance}</strong>
+                                <p class="hint">{move || texts().balance_read_note}</p>
+                            </div>
+                        }
+                    })
+            }}
+            <h3>{move || texts().balances}</h3>
+            <Show
+                when=move || !balances.get().is_empty()
+                fallback=move || view! { <p class="empty">{move || texts().no_balances}</p> }
+            >
+                <dl class="balances">
+                    {move || {
+                        balances
+                            .get()
+                            .into_iter()
+                            .map(|(account, balance)| {
+                                view! {
+                                    <div class="balance">
+                                        <dt><bdi dir="ltr">{account.clone()}</bdi></dt>
+                                        <dd data-testid=format!("balance-{account}") dir="ltr">{balance}</dd>
+                                    </div>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </dl>
+            </Show>
+            <h3>{move || texts().receipts}</h3>
+            <Show
+                when=move || !receipts.get().is_empty()
+                fallback=move || view! { <p class="empty">{move || texts().no_receipts}</p> }
+            >
+                <div class="table-scroll">
+                    <table class="receipts">
+                        <thead>
+                            <tr>
+                                <th scope="col">{move || texts().account}</th>
+                                <th scope="col">{move || texts().key}</th>
+                                <th scope="col">{move || texts().points}</th>
+                                <th scope="col">{move || texts().receipt_balance}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {move || {
+                                receipts
+                                    .get()
+                                    .into_iter()
+                                    .map(|r| {
+                                        view! {
+                                            <tr data-testid="receipt-row">
+                                                <td><bdi dir="ltr">{r.account_id}</bdi></td>
+                                                <td><bdi dir="ltr">{r.key}</bdi></td>
+                                                <td class="num">{r.points}</td>
+                                                <td class="num">{r.balance}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()
+                            }}
+                        </tbody>
+                    </table>
+                </div>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,126 @@
+//! The timeline: one row per finished attempt, what the store did beside what the
+//! caller got, and the account's balance right after.
+
+use leptos::prelude::*;
+
+use crate::core::StoreOutcome;
+use crate::i18n::Lang;
+use crate::lab::{AttemptRow, Outcome};
+
+use super::controller::Controller;
+
+#[component]
+pub fn TimelineView(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let rows = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().to_vec()));
+
+    view! {
+        <section class="panel timeline" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">{move || texts().timeline}</h2>
+            <Show
+                when=move || !rows.get().is_empty()
+                fallback=move || view! { <p class="empty">{move || texts().timeline_empty}</p> }
+            >
+                <div class="table-scroll">
+                    <table>
+                        <thead>
+                            <tr>
+                                <th scope="col">"#"</th>
+                                <th scope="col">{move || texts().col_request}</th>
+                                <th scope="col">{move || texts().col_attempt}</th>
+                                <th scope="col">{move || texts().col_store}</th>
+                                <th scope="col">{move || texts().col_caller}</th>
+                                <th scope="col">{move || texts().col_balance}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For
+                                each=move || rows.get()
+                                key=|row| row.attempt.id
+                                children=move |row| view! { <TimelineRow row=row lang=ctl.lang /> }
+                            />
+                        </tbody>
+                    </table>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+#[component]
+fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
+    let outcome = row.outcome();
+    let receipt_balance = row.caller_receipt().map(|r| r.balance.to_string());
+    let texts = move || lang.get().texts();
+    let grant = row.attempt.grant.clone();
+    let attempt_of_key = row.attempt.attempt_of_key;
+    let lost_ack = row.attempt.lose_acknowledgement;
+    let store_text = {
+        let row = row.clone();
+        move || {
+            let t = texts();
+            match &row.delivered.store {
+                Ok(StoreOutcome::Applied(r)) => (t.store_applied)(r.points),
+                Ok(StoreOutcome::Replayed(_)) => t.store_replayed.to_string(),
+                Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error)(e)),
+            }
+        }
+    };
+    let caller_text = {
+        let row = row.clone();
+        move || {
+            let t = texts();
+            match (row.caller_receipt(), row.caller_error()) {
+                (Some(r), _) => (t.caller_receipt)(r.balance),
+                (None, Some(crate::core::GrantError::Timeout)) => t.caller_timeout.to_string(),
+                (None, Some(e)) => (t.grant_error)(e),
+                (None, None) => String::new(),
+            }
+        }
+    };
+
+    view! {
+        <tr
+            data-testid="timeline-row"
+            data-outcome=outcome.code()
+            data-receipt-balance=receipt_balance
+            data-current-balance=row.balance_after
+            class=format!("row {}", outcome.code())
+        >
+            <td class="num">{row.attempt.id}</td>
+            <td class="request">
+                <bdi dir="ltr">
+                    <span class="account">{grant.account_id.clone()}</span>
+                    " · "
+                    <span class="key">{grant.key.clone()}</span>
+                    " · +"
+                    <span class="points">{grant.points}</span>
+                </bdi>
+            </td>
+            <td class="attempt">
+                {move || (texts().nth_attempt)(lang.get(), attempt_of_key)}
+                {lost_ack.then(|| view! { <span class="tag lost">{move || texts().lost_ack_marker}</span> })}
+            </td>
+            <td class="store">
+                <span class=format!("badge {}", outcome.code())>
+                    <span class="icon" aria-hidden="true">{icon(outcome)}</span>
+                    {move || (texts().outcome)(outcome)}
+                </span>
+                <span class="detail">{store_text}</span>
+            </td>
+            <td class="caller">{caller_text}</td>
+            <td class="num balance"><bdi dir="ltr">{row.balance_after}</bdi></td>
+        </tr>
+    }
+}
+
+/// A shape per outcome, so colour is never the only cue.
+pub fn icon(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Applied => "✓",
+        Outcome::Replayed => "↺",
+        Outcome::Rejected => "✕",
+        Outcome::Timeout => "⧗",
+        Outcome::TimeoutApplied => "⚠",
+    }
+}

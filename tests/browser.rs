@@ -1,0 +1,206 @@
+//! Component tests in headless Chrome: mount the real `App`, click and type through
+//! the DOM, and read back what a person would see.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use idempotency_lab::i18n::Lang;
+use idempotency_lab::ui::App;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A mounted lab in its own container, removed when the test ends.
+struct Mounted {
+    root: HtmlElement,
+    _handle: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+async fn mount(lang: Lang) -> Mounted {
+    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let handle =
+        leptos::mount::mount_to(root.clone(), move || view! { <App lang=lang /> }.into_any());
+    settle().await;
+    Mounted {
+        root,
+        _handle: handle,
+    }
+}
+
+/// Lets Leptos run the effects and renders a change scheduled.
+async fn settle() {
+    TimeoutFuture::new(10).await;
+}
+
+impl Mounted {
+    fn find(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).unwrap()
+    }
+
+    fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .map(|n| n.unchecked_into())
+            .collect()
+    }
+
+    fn button(&self, name: &str) -> HtmlElement {
+        self.all("button")
+            .into_iter()
+            .find(|b| b.text_content().unwrap_or_default().trim() == name)
+            .unwrap_or_else(|| panic!("no button named {name:?}"))
+            .unchecked_into()
+    }
+
+    async fn click(&self, name: &str) {
+        self.button(name).click();
+        settle().await;
+    }
+
+    async fn type_into(&self, id: &str, text: &str) {
+        let input: HtmlInputElement = self.find(&format!("#{id}")).unwrap().unchecked_into();
+        input.set_value(text);
+        input
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        settle().await;
+    }
+
+    async fn toggle_lose_ack(&self) {
+        let switch: HtmlElement = self
+            .find(".request input[type=checkbox]")
+            .unwrap()
+            .unchecked_into();
+        switch.click();
+        settle().await;
+    }
+
+    fn rows(&self) -> Vec<(String, Option<String>, String)> {
+        self.all("[data-testid=timeline-row]")
+            .into_iter()
+            .map(|row| {
+                (
+                    row.get_attribute("data-outcome").unwrap(),
+                    row.get_attribute("data-receipt-balance"),
+                    row.get_attribute("data-current-balance").unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn balance(&self, account: &str) -> Option<String> {
+        self.find(&format!("[data-testid=balance-{account}]"))
+            .and_then(|e| e.text_content())
+    }
+}
+
+#[wasm_bindgen_test]
+async fn send_applies_the_grant_and_shows_receipt_and_balance() {
+    let lab = mount(Lang::En).await;
+    lab.click("Send").await;
+    assert_eq!(
+        lab.rows(),
+        vec![("applied".into(), Some("100".into()), "100".into())]
+    );
+    assert_eq!(lab.balance("account-7").as_deref(), Some("100"));
+}
+
+#[wasm_bindgen_test]
+async fn the_lose_acknowledgement_switch_arms_one_delivery_only() {
+    let lab = mount(Lang::En).await;
+    lab.toggle_lose_ack().await;
+    lab.click("Send").await;
+    lab.click("Retry (same key)").await;
+    assert_eq!(
+        lab.rows(),
+        vec![
+            ("timeout-applied".into(), None, "100".into()),
+            ("replayed".into(), Some("100".into()), "100".into()),
+        ]
+    );
+    let switch: HtmlInputElement = lab
+        .find(".request input[type=checkbox]")
+        .unwrap()
+        .unchecked_into();
+    assert!(
+        !switch.checked(),
+        "the switch turns itself off after one delivery"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_field_shows_its_error_and_sends_nothing() {
+    let lab = mount(Lang::En).await;
+    lab.type_into("field-points", "abc").await;
+    let input = lab.find("#field-points").unwrap();
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let error = lab
+        .find("#field-points-error")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(error.contains("whole number"), "got {error:?}");
+    lab.click("Send").await;
+    assert!(lab.rows().is_empty());
+    assert!(lab.find("[data-testid=notice]").is_some());
+
+    lab.type_into("field-points", "25").await;
+    assert_eq!(
+        input.get_attribute("aria-invalid").as_deref(),
+        Some("false")
+    );
+    lab.click("Send").await;
+    assert_eq!(lab.rows().len(), 1);
+    assert!(
+        lab.find("[data-testid=notice]").is_none(),
+        "an accepted action clears the notice"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_changed_payload_under_the_same_key_is_rejected() {
+    let lab = mount(Lang::En).await;
+    lab.click("Send").await;
+    lab.type_into("field-points", "200").await;
+    lab.click("Send").await;
+    assert_eq!(lab.rows()[1].0, "rejected");
+    assert_eq!(lab.balance("account-7").as_deref(), Some("100"));
+}
+
+#[wasm_bindgen_test]
+async fn a_processing_delay_holds_the_delivery_before_answering() {
+    let lab = mount(Lang::En).await;
+    let slider: HtmlInputElement = lab.find("input[type=range]").unwrap().unchecked_into();
+    slider.set_value("200");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    lab.click("Send").await;
+    assert!(lab.rows().is_empty(), "still in the consumer's hand");
+    let consumer = lab.find("[data-testid=consumer]").unwrap();
+    assert!(consumer.class_list().contains("busy"));
+    TimeoutFuture::new(400).await;
+    assert_eq!(lab.rows().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn persian_turns_the_page_right_to_left() {
+    let lab = mount(Lang::Fa).await;
+    let html = document().document_element().unwrap();
+    assert_eq!(html.get_attribute("dir").as_deref(), Some("rtl"));
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("fa"));
+    lab.click("ارسال").await;
+    assert_eq!(lab.rows()[0].2, "100", "data stays in ASCII digits");
+    lab.click("English").await;
+    assert_eq!(html.get_attribute("dir").as_deref(), Some("ltr"));
+}
