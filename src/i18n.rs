@@ -105,10 +105,11 @@ pub struct Texts {
     pub nth_attempt: fn(Lang, u32) -> String,
     pub lost_ack_marker: &'static str,
     pub outcome: fn(Outcome) -> &'static str,
-    pub store_applied: fn(i32) -> String,
+    pub store_applied: &'static str,
     pub store_replayed: &'static str,
     pub store_rejected: &'static str,
-    pub caller_receipt: fn(i32) -> String,
+    pub caller_receipt: &'static str,
+    pub caller_error: &'static str,
     pub caller_timeout: &'static str,
     pub chart_title: &'static str,
     pub chart_current: &'static str,
@@ -125,6 +126,8 @@ pub struct Texts {
     pub balance_read_note: &'static str,
     pub field_error: fn(FieldError) -> String,
     pub grant_error: fn(&GrantError) -> String,
+    /// A few words for a table cell; the full sentence is in `grant_error`.
+    pub grant_error_short: fn(&GrantError) -> String,
     pub lab_error: fn(&LabError) -> String,
     pub fix_fields: &'static str,
     pub language: &'static str,
@@ -183,10 +186,11 @@ static EN: Texts = Texts {
         Outcome::Timeout => "Timeout (nothing new)",
         Outcome::TimeoutApplied => "Timeout, but applied",
     },
-    store_applied: |p| format!("applied +{p}"),
+    store_applied: "applied",
     store_replayed: "returned the stored receipt",
     store_rejected: "rejected",
-    caller_receipt: |b| format!("receipt, balance {b}"),
+    caller_receipt: "receipt, balance",
+    caller_error: "error:",
     caller_timeout: "timeout: outcome unknown",
     chart_title: "Balance over time:",
     chart_current: "current balance",
@@ -209,6 +213,17 @@ static EN: Texts = Texts {
         FieldError::TooLarge => format!("Too large: at most {}.", i32::MAX),
     },
     grant_error: |e| e.to_string(),
+    grant_error_short: |e| match e {
+        GrantError::EmptyKey => "empty key".to_string(),
+        GrantError::EmptyAccount => "empty account".to_string(),
+        GrantError::NonPositivePoints => "points below 1".to_string(),
+        GrantError::Overflow => "balance would overflow".to_string(),
+        GrantError::Timeout => "timeout".to_string(),
+        GrantError::WorkerStopped => "worker stopped".to_string(),
+        GrantError::PayloadMismatch { stored, .. } => {
+            format!("key already used for {} points", stored.points)
+        }
+    },
     lab_error: |e| match e {
         LabError::NothingToRetry => "Nothing to retry yet: send a request first.".to_string(),
         other => other.to_string(),
@@ -271,10 +286,11 @@ static FA: Texts = Texts {
         Outcome::Timeout => "مهلت گذشت (بی‌تغییر)",
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
     },
-    store_applied: |p| format!("اعمال شد +{p}"),
+    store_applied: "اعمال شد",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
     store_rejected: "رد کرد",
-    caller_receipt: |b| format!("رسید، موجودی {b}"),
+    caller_receipt: "رسید، موجودی",
+    caller_error: "خطا:",
     caller_timeout: "مهلت گذشت: نتیجه نامعلوم",
     chart_title: "موجودی در گذر زمان:",
     chart_current: "موجودی فعلی",
@@ -315,6 +331,17 @@ static FA: Texts = Texts {
             "کلید «{}» روی حساب «{}» پیش‌تر برای {} امتیاز به کار رفته؛ درخواست {} امتیاز با همان کلید رد می‌شود.",
             stored.key, stored.account_id, stored.points, rejected.points
         ),
+    },
+    grant_error_short: |e| match e {
+        GrantError::EmptyKey => "کلید خالی".to_string(),
+        GrantError::EmptyAccount => "حساب خالی".to_string(),
+        GrantError::NonPositivePoints => "امتیاز کمتر از ۱".to_string(),
+        GrantError::Overflow => "سرریز موجودی".to_string(),
+        GrantError::Timeout => "مهلت گذشت".to_string(),
+        GrantError::WorkerStopped => "کارگر متوقف شده".to_string(),
+        GrantError::PayloadMismatch { stored, .. } => {
+            format!("کلید پیش‌تر برای {} امتیاز به کار رفته", stored.points)
+        }
     },
     lab_error: |e| match e {
         LabError::NothingToRetry => "هنوز چیزی برای تلاش دوباره نیست: اول یک درخواست بفرست.".to_string(),

@@ -6,12 +6,15 @@
 
 use std::collections::HashSet;
 use std::future::Future;
+use std::pin::pin;
 use std::sync::Barrier;
 use std::task::{Context, Poll};
 use std::thread;
+use std::time::Duration;
 
+use futures::channel::oneshot;
 use futures::executor::{block_on, LocalPool, ThreadPool};
-use futures::future::join_all;
+use futures::future::{select, Either};
 use futures::task::{noop_waker_ref, LocalSpawnExt, SpawnExt};
 use futures::FutureExt;
 use idempotency_lab::{
@@ -44,12 +47,40 @@ fn with_worker<T>(store: &PointStore, body: impl AsyncFnOnce(&PointWorker) -> T)
     pool.spawner()
         .spawn_local(consumer)
         .expect("spawn the consumer");
-    pool.run_until(body(&worker))
+    drive(&mut pool, body(&worker))
 }
 
 /// Polls a future once with a waker that does nothing.
 fn poll_once<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
     future.poll_unpin(&mut Context::from_waker(noop_waker_ref()))
+}
+
+/// Alternates between polling `future` and running the pool's tasks (the consumer) until
+/// the future is done. Everything is local, so each round makes progress; a future that
+/// is still pending after many rounds waits for an answer that will never come, and the
+/// test fails instead of hanging.
+fn drive<F: Future>(pool: &mut LocalPool, future: F) -> F::Output {
+    let mut future = pin!(future);
+    for _ in 0..1_000 {
+        if let Poll::Ready(output) = poll_once(&mut future) {
+            return output;
+        }
+        pool.run_until_stalled();
+    }
+    panic!("no progress: a delivery was never answered");
+}
+
+/// `block_on` for work done on other threads, failing instead of hanging.
+fn block_on_within<F: Future>(seconds: u64, future: F) -> F::Output {
+    let (alarm, timer) = oneshot::channel::<()>();
+    thread::spawn(move || {
+        thread::sleep(Duration::from_secs(seconds));
+        let _ = alarm.send(());
+    });
+    match block_on(select(pin!(future), timer)) {
+        Either::Left((output, _)) => output,
+        Either::Right(_) => panic!("no answer within {seconds} s"),
+    }
 }
 
 /// Everything the store holds, to compare before and after a rejection.
@@ -525,16 +556,15 @@ fn shutdown_drains_queued_deliveries_and_answers_each_with_its_receipt() {
 
     let mut pool = LocalPool::new();
     pool.spawner().spawn_local(consumer).unwrap();
-    let answers = pool.run_until(async {
-        let answers = join_all(pending).await;
-        shutdown.await;
-        answers
-    });
+    // The shutdown ends when the consumer has ended; by then every queued caller must
+    // already have its answer.
+    drive(&mut pool, shutdown);
+    let answers: Vec<_> = pending.iter_mut().map(poll_once).collect();
 
     let expected: Vec<_> = (0..QUEUED)
         .map(|i| {
             let balance = 10 * (i as i32 + 1);
-            Ok(receipt(&format!("q{i}"), ACCOUNT, 10, balance))
+            Poll::Ready(Ok(receipt(&format!("q{i}"), ACCOUNT, 10, balance)))
         })
         .collect();
     assert_eq!(answers, expected);
@@ -553,7 +583,10 @@ fn a_caller_that_stops_waiting_does_not_undo_its_grant_and_the_worker_moves_on()
 
     let mut pool = LocalPool::new();
     pool.spawner().spawn_local(consumer).unwrap();
-    let next = pool.run_until(worker.process(GrantPoints::new("next", ACCOUNT, 1), false));
+    let next = drive(
+        &mut pool,
+        worker.process(GrantPoints::new("next", ACCOUNT, 1), false),
+    );
 
     assert_eq!(next, Ok(receipt("next", ACCOUNT, 1, 101)));
     assert_eq!(
@@ -569,7 +602,7 @@ fn the_whole_program_runs_with_the_consumer_on_a_thread_pool() {
     let pool = ThreadPool::builder().pool_size(1).create().unwrap();
     pool.spawn(consumer).unwrap();
 
-    block_on(async {
+    block_on_within(30, async {
         assert_eq!(
             worker.process(first_grant(), true).await,
             Err(GrantError::Timeout)

@@ -2,10 +2,14 @@
 //! dropped, and producers really wait for room when the queue is full.
 
 use std::future::Future;
+use std::pin::pin;
 use std::task::{Context, Poll};
+use std::thread;
+use std::time::Duration;
 
+use futures::channel::oneshot;
 use futures::executor::{block_on, LocalPool, ThreadPool};
-use futures::future::join_all;
+use futures::future::{join_all, select, Either};
 use futures::task::{noop_waker_ref, LocalSpawnExt, SpawnExt};
 use futures::FutureExt;
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, PointStore, PointWorker};
@@ -29,6 +33,32 @@ fn poll_once<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
     future.poll_unpin(&mut Context::from_waker(noop_waker_ref()))
 }
 
+/// Alternates between polling `future` and running the pool's tasks (the consumer) until
+/// the future is done; fails instead of hanging when an answer never comes.
+fn drive<F: Future>(pool: &mut LocalPool, future: F) -> F::Output {
+    let mut future = pin!(future);
+    for _ in 0..1_000 {
+        if let Poll::Ready(output) = poll_once(&mut future) {
+            return output;
+        }
+        pool.run_until_stalled();
+    }
+    panic!("no progress: a delivery was never answered");
+}
+
+/// `block_on` for work done on other threads, failing instead of hanging.
+fn block_on_within<F: Future>(seconds: u64, future: F) -> F::Output {
+    let (alarm, timer) = oneshot::channel::<()>();
+    thread::spawn(move || {
+        thread::sleep(Duration::from_secs(seconds));
+        let _ = alarm.send(());
+    });
+    match block_on(select(pin!(future), timer)) {
+        Either::Left((output, _)) => output,
+        Either::Right(_) => panic!("no answer within {seconds} s"),
+    }
+}
+
 #[test]
 fn capacity_is_sixteen_as_in_the_article() {
     assert_eq!(PointWorker::CAPACITY, 16);
@@ -43,9 +73,10 @@ fn forty_concurrent_producers_all_complete_in_submission_order() {
 
     // join_all polls the producers in order the first time, so they reach the queue in
     // order; the ones that find it full wait and are let in one by one as room appears.
-    let answers = pool.run_until(join_all(
-        (0..PRODUCERS).map(|i| worker.process(one_point(i), false)),
-    ));
+    let answers = drive(
+        &mut pool,
+        join_all((0..PRODUCERS).map(|i| worker.process(one_point(i), false))),
+    );
 
     let expected: Vec<_> = (0..PRODUCERS)
         .map(|i| Ok(receipt_for(i, i as i32 + 1)))
@@ -64,9 +95,10 @@ fn forty_concurrent_producers_with_the_consumer_on_a_thread_pool_lose_nothing() 
         let (worker, consumer) = PointWorker::new(store.clone());
         pool.spawn(consumer).unwrap();
 
-        let answers = block_on(join_all(
-            (0..PRODUCERS).map(|i| worker.process(one_point(i), false)),
-        ));
+        let answers = block_on_within(
+            30,
+            join_all((0..PRODUCERS).map(|i| worker.process(one_point(i), false))),
+        );
 
         // The consumer runs on another thread, so a waiting producer may be overtaken;
         // but every producer gets its own receipt and every point is counted once.
@@ -79,7 +111,7 @@ fn forty_concurrent_producers_with_the_consumer_on_a_thread_pool_lose_nothing() 
         balances.sort_unstable();
         assert_eq!(balances, (1..=PRODUCERS as i32).collect::<Vec<_>>());
         assert_eq!(store.balance("acct"), PRODUCERS as i32);
-        block_on(worker.shutdown());
+        block_on_within(30, worker.shutdown());
     }
 }
 
@@ -107,7 +139,7 @@ fn producers_wait_for_room_when_the_queue_is_full() {
 
     let mut pool = LocalPool::new();
     pool.spawner().spawn_local(consumer).unwrap();
-    let answers = pool.run_until(join_all(producers));
+    let answers = drive(&mut pool, join_all(producers));
 
     let expected: Vec<_> = (0..PointWorker::CAPACITY + EXTRA)
         .map(|i| Ok(receipt_for(i, i as i32 + 1)))
@@ -135,17 +167,19 @@ fn shutdown_turns_away_producers_still_waiting_for_room_but_answers_queued_ones(
 
     let mut pool = LocalPool::new();
     pool.spawner().spawn_local(consumer).unwrap();
-    let answers = pool.run_until(async {
-        let answers = join_all(producers).await;
-        shutdown.await;
-        answers
-    });
+    // Once the shutdown is over, every producer has its answer.
+    drive(&mut pool, shutdown);
+    let answers: Vec<_> = producers.iter_mut().map(poll_once).collect();
 
     for (i, answer) in answers.iter().enumerate() {
         if i < PointWorker::CAPACITY {
-            assert_eq!(answer, &Ok(receipt_for(i, i as i32 + 1)));
+            assert_eq!(answer, &Poll::Ready(Ok(receipt_for(i, i as i32 + 1))));
         } else {
-            assert_eq!(answer, &Err(GrantError::WorkerStopped), "producer {i}");
+            assert_eq!(
+                answer,
+                &Poll::Ready(Err(GrantError::WorkerStopped)),
+                "producer {i}"
+            );
         }
     }
     assert_eq!(store.balance("acct"), PointWorker::CAPACITY as i32);

@@ -4,11 +4,17 @@
 //! scheduler allows, and each race is repeated many times.
 
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::pin;
 use std::sync::Barrier;
 use std::thread;
+use std::time::Duration;
 
+use futures::channel::oneshot;
 use futures::executor::{block_on, ThreadPool};
+use futures::future::{select, Either, Shared};
 use futures::task::SpawnExt;
+use futures::FutureExt;
 use idempotency_lab::{
     GrantError, GrantPoints, GrantResult, PointStore, PointWorker, StoreOutcome,
 };
@@ -36,6 +42,24 @@ fn race<T: Send>(threads: usize, call: impl Fn(usize) -> T + Sync) -> Vec<T> {
             .map(|handle| handle.join().expect("racing thread panicked"))
             .collect()
     })
+}
+
+/// A future that completes after `seconds`, cloneable so many threads can share it.
+fn alarm_after(seconds: u64) -> Shared<oneshot::Receiver<()>> {
+    let (alarm, timer) = oneshot::channel::<()>();
+    thread::spawn(move || {
+        thread::sleep(Duration::from_secs(seconds));
+        let _ = alarm.send(());
+    });
+    timer.shared()
+}
+
+/// `block_on` that fails instead of hanging once `alarm` goes off.
+fn block_on_until<F: Future>(alarm: Shared<oneshot::Receiver<()>>, future: F) -> F::Output {
+    match block_on(select(pin!(future), alarm)) {
+        Either::Left((output, _)) => output,
+        Either::Right(_) => panic!("no answer in time"),
+    }
 }
 
 #[test]
@@ -203,10 +227,11 @@ fn one_worker_shared_by_many_threads_applies_a_retried_grant_once() {
         let (worker, consumer) = PointWorker::new(store.clone());
         pool.spawn(consumer).unwrap();
         let grant = GrantPoints::new("order", "acct", 100);
+        let alarm = alarm_after(30);
 
         // Half the callers lose their acknowledgement; none may add twice.
         let answers = race(THREADS, |t| {
-            block_on(worker.process(grant.clone(), t % 2 == 0))
+            block_on_until(alarm.clone(), worker.process(grant.clone(), t % 2 == 0))
         });
 
         let expected = GrantResult {
@@ -223,7 +248,7 @@ fn one_worker_shared_by_many_threads_applies_a_retried_grant_once() {
             }
         }
         assert_eq!(store.balance("acct"), 100, "round {round}");
-        block_on(worker.shutdown());
+        block_on_until(alarm, worker.shutdown());
         assert!(worker.is_stopped());
     }
 }

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The lab engine: the article's walk, the queue, and replay of a history.
 
 use idempotency_lab::lab::{
@@ -54,10 +55,10 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     assert_eq!(row.outcome(), Outcome::Applied);
     assert_eq!(row.attempt.grant.key, "order-1042-retry-2");
     assert_eq!(
-        row.attempt.grant.points, 200,
-        "a fresh-key retry resends the last request"
+        row.attempt.grant.points, 100,
+        "a retry repeats the last request the store did not refuse"
     );
-    assert_eq!(lab.state().store().balance("account-7"), 300);
+    assert_eq!(lab.state().store().balance("account-7"), 200);
 }
 
 #[test]
@@ -75,6 +76,38 @@ fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
     })
     .unwrap();
     assert_eq!(lab.state().last_read().unwrap().balance, 125);
+}
+
+#[test]
+fn a_retry_while_the_request_is_still_queued_repeats_it() {
+    let mut lab = Lab::new();
+    send(&mut lab, 100, "a", false);
+    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("b", "account-7", 7),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "account-7".into(),
+        points: 1,
+        count: 3,
+    })
+    .unwrap();
+    assert_eq!(
+        lab.state().retry_target().unwrap().key,
+        "b",
+        "bursts are not retried"
+    );
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.drain();
+    let outcomes: Vec<Outcome> = lab.state().timeline().iter().map(|r| r.outcome()).collect();
+    assert_eq!(outcomes.last(), Some(&Outcome::Replayed));
+    assert_eq!(lab.state().store().balance("account-7"), 100 + 7 + 3);
 }
 
 #[test]

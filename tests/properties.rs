@@ -6,10 +6,13 @@
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll};
 
 use futures::executor::LocalPool;
 use futures::future::join_all;
-use futures::task::LocalSpawnExt;
+use futures::task::{noop_waker_ref, LocalSpawnExt};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, PointStore, PointWorker};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -244,6 +247,20 @@ fn check_answer(
     Ok(())
 }
 
+/// Alternates between polling `future` and running the pool's tasks (the consumer) until
+/// the future is done. `None` if it stops making progress: an answer that never comes.
+fn drive<F: Future>(pool: &mut LocalPool, future: F) -> Option<F::Output> {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(noop_waker_ref());
+    for _ in 0..1_000 {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return Some(output);
+        }
+        pool.run_until_stalled();
+    }
+    None
+}
+
 fn run_history(steps: &[Step], in_flight: usize) -> Result<(), TestCaseError> {
     let requests = resolve(steps);
     let store = PointStore::new();
@@ -264,50 +281,51 @@ fn run_history(steps: &[Step], in_flight: usize) -> Result<(), TestCaseError> {
         }
     };
 
-    pool.run_until(async {
-        for chunk in requests.chunks(in_flight) {
-            let first_receipts: Vec<Option<GrantResult>> = chunk
-                .iter()
-                .map(|(g, _)| store.receipt(&g.account_id, &g.key))
-                .collect();
-            let before = store_state(&store);
-            let answers = if in_flight == 1 {
-                let (grant, lose_ack) = chunk[0].clone();
-                vec![process(grant, lose_ack).await]
-            } else {
-                // Up to CAPACITY deliveries in flight: they all fit in the queue, so they
-                // are taken in submission order.
-                join_all(chunk.iter().cloned().map(|(g, l)| process(g, l))).await
-            };
-            prop_assert_eq!(answers.len(), chunk.len());
+    for chunk in requests.chunks(in_flight) {
+        let first_receipts: Vec<Option<GrantResult>> = chunk
+            .iter()
+            .map(|(g, _)| store.receipt(&g.account_id, &g.key))
+            .collect();
+        let before = store_state(&store);
+        // Up to CAPACITY deliveries in flight at once: they all fit in the queue, so they
+        // are taken in submission order.
+        let answers = drive(
+            &mut pool,
+            join_all(chunk.iter().cloned().map(|(g, l)| process(g, l))),
+        );
+        let Some(answers) = answers else {
+            return Err(TestCaseError::fail("a delivery was never answered"));
+        };
+        prop_assert_eq!(answers.len(), chunk.len());
 
-            let mut rejected_only = true;
-            for (((grant, lose_ack), answer), first) in
-                chunk.iter().zip(&answers).zip(&first_receipts)
-            {
-                let expected = model.deliver(grant, *lose_ack);
-                check_answer(grant, answer, &expected, first.as_ref())?;
-                let rejected = matches!(answer, Err(e) if *e != GrantError::Timeout);
-                rejected_only &= rejected;
-                // A lost acknowledgement never means the grant was not applied.
-                if *answer == Err(GrantError::Timeout) {
-                    prop_assert!(store.receipt(&grant.account_id, &grant.key).is_some());
-                }
+        let mut rejected_only = true;
+        for (((grant, lose_ack), answer), first) in chunk.iter().zip(&answers).zip(&first_receipts)
+        {
+            let expected = model.deliver(grant, *lose_ack);
+            check_answer(grant, answer, &expected, first.as_ref())?;
+            rejected_only &= matches!(answer, Err(e) if *e != GrantError::Timeout);
+            // A lost acknowledgement never means the grant was not applied.
+            if *answer == Err(GrantError::Timeout) {
+                prop_assert!(store.receipt(&grant.account_id, &grant.key).is_some());
             }
-            // A rejection never changes state.
-            if rejected_only {
-                prop_assert_eq!(store_state(&store), before);
-            }
-            check_state(&store, &model)?;
         }
-        prop_assert_eq!(answered.get(), requests.len());
-        prop_assert_eq!(worker.queued(), 0);
+        // A rejection never changes state.
+        if rejected_only {
+            prop_assert_eq!(store_state(&store), before);
+        }
+        check_state(&store, &model)?;
+    }
+    // Every call was answered exactly once, and nothing is left behind.
+    prop_assert_eq!(answered.get(), requests.len());
+    prop_assert_eq!(worker.queued(), 0);
 
-        worker.shutdown().await;
-        let after = process(GrantPoints::new("after-shutdown", ACCOUNTS[0], 1), false).await;
-        prop_assert_eq!(after, Err(GrantError::WorkerStopped));
-        check_state(&store, &model)
-    })
+    prop_assert!(drive(&mut pool, worker.shutdown()).is_some());
+    let after = drive(
+        &mut pool,
+        process(GrantPoints::new("after-shutdown", ACCOUNTS[0], 1), false),
+    );
+    prop_assert_eq!(after, Some(Err(GrantError::WorkerStopped)));
+    check_state(&store, &model)
 }
 
 fn config() -> ProptestConfig {

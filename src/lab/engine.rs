@@ -84,14 +84,14 @@ impl LabState {
             Action::RetrySame {
                 lose_acknowledgement,
             } => {
-                let grant = self.last_request.clone().ok_or(LabError::NothingToRetry)?;
+                let grant = self.retry_target().ok_or(LabError::NothingToRetry)?;
                 self.send(grant, Origin::RetrySame, *lose_acknowledgement);
                 Ok(())
             }
             Action::RetryFresh {
                 lose_acknowledgement,
             } => {
-                let last = self.last_request.as_ref().ok_or(LabError::NothingToRetry)?;
+                let last = self.retry_target().ok_or(LabError::NothingToRetry)?;
                 let grant = last.with_key(self.fresh_key(&last.account_id, &last.key));
                 self.send(grant, Origin::RetryFresh, *lose_acknowledgement);
                 Ok(())
@@ -204,6 +204,29 @@ impl LabState {
         } else {
             self.waiting.push_back(attempt);
         }
+    }
+
+    /// The request the retry buttons resend: the newest one a person sent (bursts
+    /// aside) that the store has not refused. A refused request would only be
+    /// refused again, so retrying means the operation still worth repeating.
+    pub fn retry_target(&self) -> Option<GrantPoints> {
+        let is_own = |a: &&Attempt| a.origin != Origin::Burst;
+        // Attempts still in flight are newer than every finished one (one FIFO consumer).
+        let in_flight = self
+            .waiting
+            .iter()
+            .rev()
+            .chain(self.queue.iter().rev())
+            .chain(self.in_hand.iter())
+            .find(is_own);
+        let finished = || {
+            self.timeline
+                .iter()
+                .rev()
+                .find(|row| is_own(&&row.attempt) && row.store_error().is_none())
+                .map(|row| &row.attempt)
+        };
+        in_flight.or_else(finished).map(|a| a.grant.clone())
     }
 
     /// A key for this account that no attempt has used yet, derived from `base`.

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::StoreOutcome;
+use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
 use crate::lab::{AttemptRow, Outcome};
 
@@ -60,9 +60,14 @@ fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
         move || {
             let t = texts();
             match &row.delivered.store {
-                Ok(StoreOutcome::Applied(r)) => (t.store_applied)(r.points),
-                Ok(StoreOutcome::Replayed(_)) => t.store_replayed.to_string(),
-                Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error)(e)),
+                Ok(StoreOutcome::Applied(r)) => view! {
+                    {t.store_applied}
+                    " "
+                    <bdi dir="ltr">"+" {r.points}</bdi>
+                }
+                .into_any(),
+                Ok(StoreOutcome::Replayed(_)) => t.store_replayed.into_any(),
+                Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)).into_any(),
             }
         }
     };
@@ -70,13 +75,22 @@ fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
         let row = row.clone();
         move || {
             let t = texts();
-            match (row.caller_receipt(), row.caller_error()) {
-                (Some(r), _) => (t.caller_receipt)(r.balance),
-                (None, Some(crate::core::GrantError::Timeout)) => t.caller_timeout.to_string(),
-                (None, Some(e)) => (t.grant_error)(e),
-                (None, None) => String::new(),
+            match &row.delivered.caller {
+                Ok(r) => view! {
+                    {t.caller_receipt}
+                    " "
+                    <bdi dir="ltr" class="num">{r.balance}</bdi>
+                }
+                .into_any(),
+                Err(GrantError::Timeout) => t.caller_timeout.into_any(),
+                Err(e) => format!("{} {}", t.caller_error, (t.grant_error_short)(e)).into_any(),
             }
         }
+    };
+    // The full sentence, for a pointer or a screen reader that wants the detail.
+    let full_reason = {
+        let row = row.clone();
+        move || row.store_error().map(|e| (texts().grant_error)(e))
     };
 
     view! {
@@ -89,19 +103,18 @@ fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
         >
             <td class="num">{row.attempt.id}</td>
             <td class="request">
-                <bdi dir="ltr">
-                    <span class="account">{grant.account_id.clone()}</span>
-                    " · "
-                    <span class="key">{grant.key.clone()}</span>
-                    " · +"
-                    <span class="points">{grant.points}</span>
-                </bdi>
+                <bdi dir="ltr" class="key">{grant.key.clone()}</bdi>
+                <span class="meta">
+                    <bdi dir="ltr">{grant.account_id.clone()}</bdi>
+                    " "
+                    <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
+                </span>
             </td>
             <td class="attempt">
                 {move || (texts().nth_attempt)(lang.get(), attempt_of_key)}
                 {lost_ack.then(|| view! { <span class="tag lost">{move || texts().lost_ack_marker}</span> })}
             </td>
-            <td class="store">
+            <td class="store" title=full_reason>
                 <span class=format!("badge {}", outcome.code())>
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
                     {move || (texts().outcome)(outcome)}

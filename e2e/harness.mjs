@@ -1,0 +1,96 @@
+// Shared by the end-to-end tests: serve the release build under a sub-path, as a
+// documentation site would, and drive it in the system Chromium.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = join(ROOT, 'dist');
+export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
+/** The lab is served from here, never from "/", to prove it works on any sub-path. */
+export const PREFIX = '/docs/idempotency/';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** A static file server on an ephemeral loopback port. */
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(PREFIX)) {
+      res.writeHead(404).end('outside the lab');
+      return;
+    }
+    let file = normalize(join(DIST, path.slice(PREFIX.length)));
+    if (!file.startsWith(DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${PREFIX}`, close: () => server.close() };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * Opens the lab and records every page error, console error and request to another
+ * origin; `problems()` lists them so each test can assert there were none.
+ */
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport } = {}) {
+  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.origin) && !r.url().startsWith('data:')) {
+      problems.push(`request to another origin: ${r.url()}`);
+    }
+  });
+  await page.goto(server.url + query);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, context, problems: () => problems };
+}
+
+export const rows = (page) => page.locator('[data-testid="timeline-row"]');
+export const lastRow = (page) => rows(page).last();
+
+export async function balanceOf(page, account) {
+  return (await page.getByTestId(`balance-${account}`).textContent()).trim();
+}

@@ -1,0 +1,210 @@
+// End-to-end: click through the release build in Chromium and check what a person sees.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launchBrowser, openLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Opens a lab for one test and, when the test ends, checks it saw no error. */
+async function withLab(options, body) {
+  const lab = await openLab(browser, server, options);
+  try {
+    await body(lab.page);
+    assert.deepEqual(lab.problems(), [], 'no page error, console error or foreign request');
+  } finally {
+    await lab.context.close();
+  }
+}
+
+async function expectLast(page, outcome, { receipt, current }) {
+  const row = lastRow(page);
+  await assert.doesNotReject(row.waitFor());
+  assert.equal(await row.getAttribute('data-outcome'), outcome);
+  assert.equal(await row.getAttribute('data-receipt-balance'), receipt);
+  assert.equal(await row.getAttribute('data-current-balance'), current);
+}
+
+test('the article walk: lost ack, retry, changed payload, fresh key', () =>
+  withLab({}, async (page) => {
+    await page.getByLabel('Lose acknowledgement').check();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expectLast(page, 'timeout-applied', { receipt: null, current: '100' });
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    assert.equal(await page.getByLabel('Lose acknowledgement').isChecked(), false, 'armed for one delivery');
+
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await expectLast(page, 'replayed', { receipt: '100', current: '100' });
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+
+    await page.getByLabel('Points').fill('200');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expectLast(page, 'rejected', { receipt: null, current: '100' });
+    assert.match(await lastRow(page).textContent(), /already used for 100 points/);
+    assert.match(await lastRow(page).locator('td.store').getAttribute('title'), /a request for 200 points under the same key is rejected/);
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+
+    await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
+    await expectLast(page, 'applied', { receipt: '200', current: '200' });
+    assert.equal(await balanceOf(page, 'account-7'), '200');
+    assert.equal(await rows(page).count(), 4);
+    assert.equal(await page.getByTestId('receipt-row').count(), 2);
+  }));
+
+test('a receipt is not the current balance: later 25, then retry the first', () =>
+  withLab({}, async (page) => {
+    const send = page.getByRole('button', { name: 'Send', exact: true });
+    await send.click();
+    await page.getByLabel('Key').fill('order-1043');
+    await page.getByLabel('Points').fill('25');
+    await send.click();
+    await expectLast(page, 'applied', { receipt: '125', current: '125' });
+    await page.getByLabel('Key').fill('order-1042');
+    await page.getByLabel('Points').fill('100');
+    await send.click();
+    await expectLast(page, 'replayed', { receipt: '100', current: '125' });
+    assert.equal(await balanceOf(page, 'account-7'), '125');
+
+    await page.getByRole('button', { name: 'Check balance' }).click();
+    const read = page.getByTestId('balance-read');
+    assert.equal(await read.getAttribute('data-balance'), '125');
+    assert.match(await read.textContent(), /Current balance of account-7: 125/);
+    assert.equal(await page.locator('.receipt-mark').count(), 3, 'three receipts drawn on the chart');
+  }));
+
+test('every invalid field gets its own message and nothing is sent', () =>
+  withLab({}, async (page) => {
+    const send = page.getByRole('button', { name: 'Send', exact: true });
+    const cases = [
+      ['Account', '', /Required/],
+      ['Account', '   ', /Required/],
+      ['Account', 'a'.repeat(81), /Too long/],
+      ['Key', '', /Required/],
+      ['Key', ' \t ', /Required/],
+      ['Points', '', /Required/],
+      ['Points', 'abc', /Not a whole number/],
+      ['Points', '1.5', /Not a whole number/],
+      ['Points', '0', /1 or more/],
+      ['Points', '-3', /1 or more/],
+      ['Points', '2147483648', /Too large/],
+    ];
+    const good = { Account: 'account-7', Key: 'order-1042', Points: '100' };
+    for (const [label, value, message] of cases) {
+      const input = page.getByLabel(label, { exact: true });
+      await input.fill(value);
+      assert.equal(await input.getAttribute('aria-invalid'), 'true', `${label}=${JSON.stringify(value)}`);
+      const error = page.locator(`#${await input.getAttribute('aria-describedby')}`);
+      assert.match(await error.textContent(), message);
+      await send.click();
+      assert.equal(await rows(page).count(), 0, `nothing sent for ${label}=${JSON.stringify(value)}`);
+      assert.match(await page.getByTestId('notice').textContent(), /fix the highlighted fields/);
+      await input.fill(good[label]);
+      assert.equal(await input.getAttribute('aria-invalid'), 'false');
+    }
+    assert.equal(await page.getByTestId('balance-account-7').count(), 0, 'no balance was created');
+    await send.click();
+    await expectLast(page, 'applied', { receipt: '100', current: '100' });
+  }));
+
+test('a burst larger than the queue makes producers wait, then all complete', () =>
+  withLab({}, async (page) => {
+    await page.getByLabel('Pause consumer').check();
+    await page.getByLabel('Points').fill('5');
+    await page.getByRole('button', { name: /Send a burst of 20/ }).click();
+    assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '16');
+    assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '4');
+    assert.match(await page.getByTestId('waiting').textContent(), /4 producers waiting/);
+    assert.equal(await page.locator('[data-testid="queue-slot"].filled').count(), 16);
+    assert.equal(await rows(page).count(), 0, 'nothing answered while paused');
+
+    await page.getByLabel('Pause consumer').uncheck();
+    await page.locator('[data-testid="timeline-row"]').nth(19).waitFor();
+    assert.equal(await rows(page).count(), 20);
+    assert.equal(await page.locator('[data-outcome="applied"]').count(), 20, 'none lost, none doubled');
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '0');
+    assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '0');
+  }));
+
+test('a processing delay shows the consumer holding a delivery', () =>
+  withLab({}, async (page) => {
+    await page.locator('input[type="range"]').fill('600');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.locator('[data-testid="consumer"].busy').waitFor();
+    assert.equal(await rows(page).count(), 0);
+    await lastRow(page).waitFor({ timeout: 5000 });
+    await expectLast(page, 'applied', { receipt: '100', current: '100' });
+  }));
+
+test('Reset empties the lab', () =>
+  withLab({}, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await lastRow(page).waitFor();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    assert.equal(await rows(page).count(), 0);
+    assert.equal(await page.getByTestId('balance-account-7').count(), 0);
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    assert.match(await page.getByTestId('notice').textContent(), /Nothing to retry/);
+  }));
+
+test('Persian: right to left, chosen by ?lang=fa or by the browser', async () => {
+  await withLab({ query: '?lang=fa' }, async (page) => {
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'fa');
+    await page.getByLabel('گم‌شدن تأیید').check();
+    await page.getByRole('button', { name: 'ارسال', exact: true }).click();
+    await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    await expectLast(page, 'replayed', { receipt: '100', current: '100' });
+    assert.equal(await balanceOf(page, 'account-7'), '100', 'contract digits stay ASCII');
+    const keyCell = lastRow(page).locator('bdi').first();
+    assert.equal(await keyCell.getAttribute('dir'), 'ltr', 'keys stay left to right');
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-fa.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'English' }).click();
+    assert.equal(await page.locator('html').getAttribute('dir'), 'ltr');
+    assert.match(page.url(), /lang=en/);
+    assert.ok(await page.getByRole('button', { name: 'Retry (same key)' }).isVisible());
+  });
+  await withLab({ locale: 'fa-IR' }, async (page) => {
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+  });
+  await withLab({ locale: 'fa-IR', query: '?lang=en' }, async (page) => {
+    assert.equal(await page.locator('html').getAttribute('dir'), 'ltr', '?lang wins over the browser');
+  });
+});
+
+test('English screenshot after the article walk, and a phone-width page that fits', async () => {
+  await withLab({}, async (page) => {
+    await page.getByLabel('Lose acknowledgement').check();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await page.getByLabel('Key').fill('order-1043');
+    await page.getByLabel('Points').fill('25');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await page.getByLabel('Key').fill('order-1042');
+    await page.getByLabel('Points').fill('200');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('button', { name: 'Check balance' }).click();
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-en.png'), fullPage: true });
+  });
+  await withLab({ viewport: { width: 390, height: 844 } }, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than a phone`);
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-phone.png'), fullPage: true });
+  });
+});

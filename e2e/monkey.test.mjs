@@ -1,0 +1,63 @@
+// A monkey: random clicks and typing for MONKEY_SECONDS (30 by default), with a fixed
+// seed so a failure can be replayed. The page must never raise an error or panic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openLab } from './harness.mjs';
+
+const SECONDS = Number(process.env.MONKEY_SECONDS ?? 30);
+const SEED = Number(process.env.MONKEY_SEED ?? Date.now() % 1_000_000);
+
+/** A small seeded generator (mulberry32), so a run is reproducible from its seed. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TEXTS = ['', ' ', '100', '25', '0', '-1', '2147483647', '2147483648', '1e9', '۱۲۳', 'abc',
+  '<img src=x onerror=alert(1)>', 'order-1042', 'account-7', 'x'.repeat(200), '💥', '\u202e', '1.5'];
+
+test(`monkey: ${SECONDS}s of random input (seed ${SEED}) raises no error`, { timeout: (SECONDS + 60) * 1000 }, async () => {
+  const server = await serveDist();
+  const browser = await launchBrowser();
+  try {
+    const lab = await openLab(browser, server);
+    const { page } = lab;
+    page.on('dialog', (d) => {
+      lab.problems().push(`a dialog opened: ${d.message()}`);
+      return d.dismiss();
+    });
+    const next = random(SEED);
+    const pick = (list) => list[Math.floor(next() * list.length)];
+    const end = Date.now() + SECONDS * 1000;
+    let moves = 0;
+    while (Date.now() < end) {
+      const choice = next();
+      if (choice < 0.55) {
+        const buttons = await page.locator('button').all();
+        await pick(buttons).click({ timeout: 2000 });
+      } else if (choice < 0.8) {
+        await page.locator('.field input').nth(Math.floor(next() * 3)).fill(pick(TEXTS));
+      } else if (choice < 0.92) {
+        await pick(await page.locator('input[type="checkbox"]').all()).click({ timeout: 2000 });
+      } else {
+        await page.locator('input[type="range"]').fill(String(Math.floor(next() * 3) * 100));
+      }
+      moves += 1;
+    }
+    // The page must still work after the storm.
+    await page.getByRole('button', { name: /^(Reset|از نو)$/ }).click();
+    assert.equal(await page.locator('[data-testid="timeline-row"]').count(), 0);
+    console.log(`# monkey made ${moves} moves with seed ${SEED}`);
+    assert.deepEqual(lab.problems(), [], `seed ${SEED}`);
+    assert.ok(moves > 50, `only ${moves} moves`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
