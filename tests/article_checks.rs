@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The checks of the article's Program.cs (SUMMARY.md section 8), plus section 9's
 //! "a receipt is not the current balance", each as its own test.
 //!
@@ -642,14 +643,9 @@ fn the_whole_program_runs_with_the_consumer_on_a_thread_pool() {
     assert_eq!(store.balance(OTHER_ACCOUNT), 100);
 }
 
-/// Known bug (reported, not fixed here: src/core is owned by someone else).
-///
-/// If the consumer future is dropped while deliveries are queued, their completions stay
-/// inside the channel, which the worker's own sender keeps alive; so `process` never
-/// hears `WorkerStopped` and waits forever, although the comment in `process` says a
-/// dropped consumer drops the completions.
+/// If the consumer future is dropped (even unpolled) while deliveries are queued, each
+/// queued caller hears `WorkerStopped` instead of waiting forever.
 #[test]
-#[ignore = "bug in src/core/worker.rs: a queued caller hangs when the consumer is dropped"]
 fn queued_callers_hear_worker_stopped_when_the_consumer_is_dropped() {
     let store = PointStore::new();
     let (worker, consumer) = PointWorker::new(store.clone());

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The bounded queue: more producers than `PointWorker::CAPACITY` all finish, nothing is
 //! dropped, and producers really wait for room when the queue is full.
 

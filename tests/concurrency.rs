@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Real OS threads racing on one shared `PointStore` (and on one worker).
 //!
 //! A `Barrier` releases every thread at once so the calls overlap as much as the

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Property tests: random histories of grants, retries, changed payloads, invalid input,
 //! near-overflow amounts and lost acknowledgements, run through a real `PointWorker` and
 //! checked against an independent model.

@@ -16,6 +16,18 @@ struct Delivery {
     completion: oneshot::Sender<Result<GrantResult, GrantError>>,
 }
 
+/// Whatever is still queued when the consumer ends (or is dropped unfinished) would
+/// otherwise wait forever: close the queue and drop those deliveries, so each of
+/// their callers hears `WorkerStopped` instead of hanging.
+struct TurnAwayOnDrop(async_channel::Receiver<Delivery>);
+
+impl Drop for TurnAwayOnDrop {
+    fn drop(&mut self) {
+        self.0.close();
+        while self.0.try_recv().is_ok() {}
+    }
+}
+
 /// The producer side. Cheap to share by reference among many concurrent callers.
 ///
 /// Like the article's channel, this queue lives in memory: it is not a durable
@@ -38,11 +50,13 @@ impl PointWorker {
     pub fn new(store: PointStore) -> (Self, impl Future<Output = ()> + Send + 'static) {
         let (deliveries, queue) = async_channel::bounded::<Delivery>(Self::CAPACITY);
         let (finished_signal, consumer_finished) = async_channel::bounded::<()>(1);
+        // Made outside the async block so it is dropped even if the consumer is never polled.
+        let queue = TurnAwayOnDrop(queue);
         let consumer = async move {
             let _finished_signal = finished_signal;
             // One consumer, in order. `recv` keeps returning what is queued after the
             // channel is closed, so a shutdown drains before the loop ends.
-            while let Ok(delivery) = queue.recv().await {
+            while let Ok(delivery) = queue.0.recv().await {
                 let outcome = deliver(&store, &delivery.grant, delivery.lose_acknowledgement);
                 // A caller that stopped waiting has dropped its receiver; the grant
                 // stands either way, and the consumer moves on.
