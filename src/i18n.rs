@@ -2,7 +2,10 @@
 //! missing translation is a compile error (each language fills the same struct).
 
 use crate::core::GrantError;
-use crate::lab::{FieldError, LabError, Outcome, MAX_FIELD_CHARS};
+use crate::lab::{
+    FieldError, LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
+    MAX_SESSION_BYTES,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
@@ -131,6 +134,23 @@ pub struct Texts {
     pub lab_error: fn(&LabError) -> String,
     pub fix_fields: &'static str,
     pub language: &'static str,
+    pub share: &'static str,
+    pub copy_link: &'static str,
+    pub link_hint: &'static str,
+    pub export: &'static str,
+    pub import: &'static str,
+    pub imported: fn(Lang, usize) -> String,
+    pub link_failed: &'static str,
+    pub import_failed: &'static str,
+    pub session_error: fn(&SessionError) -> String,
+    pub open_full: &'static str,
+    pub stress: fn(Lang) -> String,
+    pub newer: &'static str,
+    pub older: &'static str,
+    pub latest: &'static str,
+    pub rows_range: fn(Lang, usize, usize, usize) -> String,
+    pub receipts_more: fn(Lang, usize) -> String,
+    pub chart_recent: fn(Lang, usize) -> String,
 }
 
 static EN: Texts = Texts {
@@ -230,6 +250,23 @@ static EN: Texts = Texts {
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
     language: "Language",
+    share: "Share and save",
+    copy_link: "Copy link to this state",
+    link_hint: "Link to this exact state (also copied, where the browser allows):",
+    export: "Export JSON",
+    import: "Import JSON",
+    imported: |_, n| format!("Session imported: {n} actions replayed."),
+    link_failed: "The link's session could not be opened, so the lab kept its state:",
+    import_failed: "The file was not imported, so the lab kept its state:",
+    session_error: |e| e.to_string(),
+    open_full: "Open the full lab",
+    stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
+    newer: "Newer",
+    older: "Older",
+    latest: "Latest",
+    rows_range: |_, from, to, total| format!("Attempts {from}–{to} of {total}"),
+    receipts_more: |_, n| format!("… and {n} more"),
+    chart_recent: |_, n| format!("last {n} attempts"),
 };
 
 static FA: Texts = Texts {
@@ -348,7 +385,63 @@ static FA: Texts = Texts {
         LabError::Idle => "مصرف‌کننده کاری ندارد.".to_string(),
         LabError::BurstSize(n) => format!("اندازهٔ ارسال یک‌باره نامعتبر است: {n}"),
         LabError::NoSteps => "دست‌کم یک گام لازم است.".to_string(),
+        LabError::DuplicatePercent(p) => {
+            format!("سهم تکراری‌ها باید بین ۰ تا ۱۰۰ درصد باشد، نه {p}.")
+        }
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     language: "زبان",
+    share: "هم‌رسانی و نگه‌داری",
+    copy_link: "رونوشت پیوند به همین وضعیت",
+    link_hint: "پیوند به همین وضعیت (اگر مرورگر اجازه دهد، رونوشت هم گرفته شد):",
+    export: "برون‌بری JSON",
+    import: "درون‌بری JSON",
+    imported: |lang, n| format!("نشست درون‌بری شد: {} کنش دوباره اجرا شد.", lang.prose_number(n)),
+    link_failed: "نشستِ پیوند باز نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
+    import_failed: "پرونده درون‌بری نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
+    session_error: |e| match e {
+        SessionError::TooLarge { bytes } => format!(
+            "اندازهٔ نشست {bytes} بایت است؛ حداکثر {MAX_SESSION_BYTES} بایت پذیرفته می‌شود."
+        ),
+        SessionError::BadLink => "پیوند آسیب دیده یا بریده شده است.".to_string(),
+        SessionError::NotJson(why) => format!("این پروندهٔ نشست آزمایشگاه نیست ({why})."),
+        SessionError::WrongFormat => "این JSON نشست آزمایشگاه نیست.".to_string(),
+        SessionError::UnsupportedVersion(v) => format!("نسخهٔ نشست {v} پشتیبانی نمی‌شود."),
+        SessionError::TooManyActions(n) => {
+            format!("نشست {n} کنش دارد؛ حداکثر {MAX_ACTIONS} پذیرفته می‌شود.")
+        }
+        SessionError::TooManySends(n) => {
+            format!("نشست {n} درخواست می‌فرستد؛ حداکثر {MAX_SENDS} پذیرفته می‌شود.")
+        }
+        SessionError::TextTooLong { index } => format!(
+            "کنش {} حساب یا کلیدی بلندتر از {MAX_FIELD_CHARS} نویسه دارد.",
+            index + 1
+        ),
+        SessionError::Replay(e) => format!(
+            "کنش {} را نمی‌توان دوباره اجرا کرد: {}",
+            e.index + 1,
+            (FA.lab_error)(&e.error)
+        ),
+    },
+    open_full: "باز کردن آزمایشگاه کامل",
+    stress: |lang| {
+        format!(
+            "آزمون بار: {} درخواست، {}٪ تکراری",
+            lang.prose_number("10,000").replace(',', "٬"),
+            lang.prose_number(30)
+        )
+    },
+    newer: "تازه‌تر",
+    older: "قدیمی‌تر",
+    latest: "تازه‌ترین",
+    rows_range: |lang, from, to, total| {
+        format!(
+            "تلاش‌های {} تا {} از {}",
+            lang.prose_number(from),
+            lang.prose_number(to),
+            lang.prose_number(total)
+        )
+    },
+    receipts_more: |lang, n| format!("… و {} رسید دیگر", lang.prose_number(n)),
+    chart_recent: |lang, n| format!("{} تلاش آخر", lang.prose_number(n)),
 };

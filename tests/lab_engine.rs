@@ -278,3 +278,19 @@ fn the_form_refuses_every_bad_field_and_reads_a_good_one() {
         Ok(GrantPoints::new("order-1042", "account-7", 100))
     );
 }
+
+#[test]
+fn the_timeline_window_pages_back_from_the_newest_row() {
+    use idempotency_lab::lab::page_window;
+    assert_eq!(page_window(0, 0, 50), 0..0);
+    assert_eq!(page_window(10, 0, 50), 0..10);
+    assert_eq!(page_window(120, 0, 50), 70..120);
+    assert_eq!(page_window(120, 1, 50), 20..70);
+    assert_eq!(page_window(120, 2, 50), 0..20);
+    assert_eq!(
+        page_window(120, 9, 50),
+        0..20,
+        "past the oldest page stays on it"
+    );
+    assert_eq!(page_window(100, 1, 50), 0..50);
+}

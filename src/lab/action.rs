@@ -34,6 +34,16 @@ pub enum Action {
         points: i32,
         count: u32,
     },
+    /// A load test: `count` grants of `points` to one account, where about
+    /// `duplicate_percent` of them repeat an earlier grant of the same run (same key,
+    /// same points) as a redelivery would. Which ones repeat is fixed by the run, so
+    /// a replay makes the same choices.
+    Stress {
+        account_id: String,
+        points: i32,
+        count: u32,
+        duplicate_percent: u8,
+    },
     /// Hold or release the consumer.
     SetPaused { paused: bool },
     /// Let the consumer make up to `steps` moves (take a delivery, finish a delivery).
@@ -43,6 +53,26 @@ pub enum Action {
 }
 
 impl Action {
+    /// How many grants this action queues.
+    pub fn sends(&self) -> u64 {
+        match self {
+            Action::Send { .. } | Action::RetrySame { .. } | Action::RetryFresh { .. } => 1,
+            Action::Burst { count, .. } | Action::Stress { count, .. } => u64::from(*count),
+            _ => 0,
+        }
+    }
+
+    /// The free text an action carries (accounts and keys), for size checks on import.
+    pub fn texts(&self) -> Vec<&str> {
+        match self {
+            Action::Send { grant, .. } => vec![grant.account_id.as_str(), grant.key.as_str()],
+            Action::Burst { account_id, .. }
+            | Action::Stress { account_id, .. }
+            | Action::CheckBalance { account_id } => vec![account_id.as_str()],
+            _ => Vec::new(),
+        }
+    }
+
     /// Sends for which a producer joins the queue (and so the timeline, once done).
     pub fn is_send(&self) -> bool {
         matches!(
@@ -51,6 +81,7 @@ impl Action {
                 | Action::RetrySame { .. }
                 | Action::RetryFresh { .. }
                 | Action::Burst { .. }
+                | Action::Stress { .. }
         )
     }
 }

@@ -25,6 +25,8 @@ pub struct BalanceChart {
     /// Grants applied whose receipt never reached the caller.
     pub unseen: Vec<Mark>,
     pub max_balance: i32,
+    /// How many attempts are drawn.
+    pub attempts: usize,
 }
 
 impl BalanceChart {
@@ -33,12 +35,26 @@ impl BalanceChart {
     }
 }
 
-/// Draws the attempts on `account_id`, oldest on the left.
+/// The chart draws at most this many attempts (the newest), so it stays readable
+/// and its DOM small during a 10,000-grant stress run.
+pub const CHART_MAX_ATTEMPTS: usize = 120;
+
+/// Draws the newest attempts on `account_id`, oldest on the left. The line starts
+/// at the balance before the first attempt drawn.
 pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
-    let rows: Vec<&AttemptRow> = rows
+    let mut rows: Vec<&AttemptRow> = rows
         .iter()
+        .rev()
         .filter(|r| r.attempt.grant.account_id == account_id)
+        .take(CHART_MAX_ATTEMPTS + 1)
         .collect();
+    rows.reverse();
+    // The extra, older row only gives the starting balance.
+    let start_balance = if rows.len() > CHART_MAX_ATTEMPTS {
+        rows.remove(0).balance_after
+    } else {
+        0
+    };
     if rows.is_empty() {
         return BalanceChart::default();
     }
@@ -57,10 +73,11 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     };
 
     // A step line: flat at the old balance until the attempt, then at the new one.
-    let mut line = format!("{:.1},{:.1}", PAD, y(0));
-    let mut previous = 0;
+    let mut line = format!("{:.1},{:.1}", PAD, y(start_balance));
+    let mut previous = start_balance;
     let mut chart = BalanceChart {
         max_balance,
+        attempts: rows.len(),
         ..BalanceChart::default()
     };
     for (i, row) in rows.iter().enumerate() {

@@ -23,6 +23,8 @@ pub enum LabError {
     BurstSize(u32),
     /// `Advance` with 0 steps.
     NoSteps,
+    /// A stress run's duplicate share above 100 %.
+    DuplicatePercent(u8),
 }
 
 impl fmt::Display for LabError {
@@ -36,6 +38,9 @@ impl fmt::Display for LabError {
                 write!(f, "a burst must hold 1 to {MAX_BURST} grants, not {n}")
             }
             LabError::NoSteps => write!(f, "advance needs at least one step"),
+            LabError::DuplicatePercent(p) => {
+                write!(f, "the share of duplicates must be 0 to 100 %, not {p} %")
+            }
         }
     }
 }
@@ -112,6 +117,21 @@ impl LabState {
                 }
                 Ok(())
             }
+            Action::Stress {
+                account_id,
+                points,
+                count,
+                duplicate_percent,
+            } => {
+                if *count == 0 || *count > MAX_BURST {
+                    return Err(LabError::BurstSize(*count));
+                }
+                if *duplicate_percent > 100 {
+                    return Err(LabError::DuplicatePercent(*duplicate_percent));
+                }
+                self.stress(account_id, *points, *count, *duplicate_percent);
+                Ok(())
+            }
             Action::SetPaused { paused } => {
                 self.paused = *paused;
                 Ok(())
@@ -138,6 +158,28 @@ impl LabState {
                 });
                 Ok(())
             }
+        }
+    }
+
+    fn stress(&mut self, account_id: &str, points: i32, count: u32, duplicate_percent: u8) {
+        self.bursts_sent += 1;
+        let run = self.bursts_sent;
+        let mut chooser = Chooser::new(run);
+        let mut distinct: u32 = 0;
+        for _ in 0..count {
+            let repeat = distinct > 0 && chooser.below(100) < u32::from(duplicate_percent);
+            let n = if repeat {
+                chooser.below(distinct)
+            } else {
+                distinct += 1;
+                distinct - 1
+            };
+            let key = format!("stress-{run}-{n}");
+            self.send(
+                GrantPoints::new(key, account_id, points),
+                Origin::Burst,
+                false,
+            );
         }
     }
 
@@ -273,5 +315,25 @@ impl LabState {
     /// Attempts sent but not yet answered: queued, waiting for room, or in hand.
     pub fn in_flight(&self) -> usize {
         self.queue.len() + self.waiting.len() + usize::from(self.in_hand.is_some())
+    }
+}
+
+/// A tiny seeded generator (SplitMix64): the same run always picks the same
+/// duplicates, which keeps the lab a pure function of its history.
+struct Chooser(u64);
+
+impl Chooser {
+    fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// A number in `0..bound` (`bound` > 0).
+    fn below(&mut self, bound: u32) -> u32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % u64::from(bound)) as u32
     }
 }

@@ -5,11 +5,16 @@ mod chart;
 mod engine;
 mod form;
 mod history;
+mod session;
 mod timeline;
 
 pub use action::{Action, MAX_BURST};
-pub use chart::{balance_chart, BalanceChart, Mark, CHART_HEIGHT, CHART_WIDTH};
+pub use chart::{balance_chart, BalanceChart, Mark, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH};
 pub use engine::{BalanceRead, LabError, LabState};
 pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};
-pub use timeline::{Attempt, AttemptRow, Origin, Outcome};
+pub use session::{
+    from_json, from_link_token, to_json, to_link_token, SessionError, MAX_ACTIONS, MAX_SENDS,
+    MAX_SESSION_BYTES,
+};
+pub use timeline::{page_window, Attempt, AttemptRow, Origin, Outcome};

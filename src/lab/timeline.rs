@@ -89,3 +89,13 @@ impl AttemptRow {
         self.delivered.store.as_ref().err()
     }
 }
+
+/// The slice of a long timeline to render: `pages_back` pages of `size` rows back
+/// from the newest (0 is the newest page). Keeps the page's DOM bounded.
+pub fn page_window(total: usize, pages_back: usize, size: usize) -> std::ops::Range<usize> {
+    let size = size.max(1);
+    let last_page = total.saturating_sub(1) / size;
+    let pages_back = pages_back.min(last_page);
+    let end = total - pages_back * size;
+    end.saturating_sub(size)..end
+}

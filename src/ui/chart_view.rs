@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{balance_chart, CHART_HEIGHT, CHART_WIDTH};
+use crate::lab::{balance_chart, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH};
 
 use super::controller::Controller;
 
@@ -22,6 +22,12 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                 {move || texts().chart_title}
                 " "
                 <bdi dir="ltr">{move || account.get()}</bdi>
+                {move || {
+                    let drawn = chart.get().attempts;
+                    (drawn >= CHART_MAX_ATTEMPTS).then(|| {
+                        view! { <small>" (" {(texts().chart_recent)(ctl.lang.get(), drawn)} ")"</small> }
+                    })
+                }}
             </h2>
             <Show
                 when=move || !chart.get().is_empty()

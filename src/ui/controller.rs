@@ -6,14 +6,30 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
-use crate::lab::{Action, Lab, LabError};
+use crate::lab::{Action, Lab, LabError, SessionError};
 
-/// What the lab's last refusal was, shown until the next accepted action.
+/// With no delay the consumer still works in slices of this many moves, yielding
+/// to the browser between them, so a 10,000-grant burst never blocks the page.
+const DRAIN_SLICE: u32 = 1000;
+
+/// A message above the lab, until the next accepted action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     Lab(LabError),
     /// The form has invalid fields; nothing was sent.
     FixFields,
+    /// The link's session could not be opened; the lab kept what it had.
+    Link(SessionError),
+    /// The chosen file could not be imported; the lab kept what it had.
+    Import(SessionError),
+    /// A session was imported, with this many actions.
+    Imported(usize),
+}
+
+impl Notice {
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Notice::Imported(_))
+    }
 }
 
 /// Signals shared by every component. `Copy`, so closures can capture it freely.
@@ -24,16 +40,20 @@ pub struct Controller {
     pub notice: RwSignal<Option<Notice>>,
     /// Pacing for the eye only: how long the consumer holds each delivery.
     pub delay_ms: RwSignal<u32>,
+    /// Counts whole-lab replacements (reset, import, link), so views keyed by
+    /// attempt id know a new lab's attempt 1 is not the old one's.
+    pub epoch: RwSignal<u64>,
     driver_running: StoredValue<bool>,
 }
 
 impl Controller {
-    pub fn new(lang: Lang) -> Self {
+    pub fn new(lang: Lang, lab: Lab) -> Self {
         Self {
-            lab: RwSignal::new(Lab::new()),
+            lab: RwSignal::new(lab),
             lang: RwSignal::new(lang),
             notice: RwSignal::new(None),
             delay_ms: RwSignal::new(0),
+            epoch: RwSignal::new(0),
             driver_running: StoredValue::new(false),
         }
     }
@@ -53,15 +73,24 @@ impl Controller {
         }
     }
 
+    /// Replaces the whole lab (an imported or linked session) and lets it run on.
+    pub fn load(self, lab: Lab) {
+        self.epoch.update(|e| *e += 1);
+        self.lab.set(lab);
+        self.run_consumer();
+    }
+
     pub fn reset(self) {
+        self.epoch.update(|e| *e += 1);
         self.lab.set(Lab::new());
         self.notice.set(None);
     }
 
-    /// Lets the consumer work through the queue: all at once with no delay, else one
-    /// move at a time, holding each delivery for the delay before finishing it.
+    /// Lets the consumer work through the queue: at once (in slices) with no delay,
+    /// else one move at a time, holding each delivery for the delay before finishing.
     pub fn run_consumer(self) {
-        if self.delay_ms.get_untracked() == 0 {
+        let pending = self.lab.with_untracked(|lab| lab.state().steps_to_drain());
+        if self.delay_ms.get_untracked() == 0 && pending <= DRAIN_SLICE as usize {
             self.lab.update(Lab::drain);
             return;
         }
@@ -71,24 +100,28 @@ impl Controller {
         self.driver_running.set_value(true);
         spawn_local(async move {
             loop {
-                let delay = self.delay_ms.get_untracked();
-                if delay == 0 {
-                    self.lab.update(Lab::drain);
-                    break;
-                }
                 let (can_step, holding) = self.lab.with_untracked(|lab| {
                     (lab.state().can_step(), lab.state().in_hand().is_some())
                 });
                 if !can_step {
                     break;
                 }
-                if holding {
-                    TimeoutFuture::new(delay).await;
-                }
+                let delay = self.delay_ms.get_untracked();
+                let steps = if delay == 0 {
+                    DRAIN_SLICE
+                } else {
+                    if holding {
+                        TimeoutFuture::new(delay).await;
+                    }
+                    1
+                };
                 // A reset during the wait may have left nothing to do: that is fine.
                 self.lab.update(|lab| {
-                    let _ = lab.dispatch(Action::Advance { steps: 1 });
+                    let _ = lab.dispatch(Action::Advance { steps });
                 });
+                if delay == 0 {
+                    TimeoutFuture::new(0).await;
+                }
             }
             self.driver_running.set_value(false);
         });

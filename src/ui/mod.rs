@@ -6,18 +6,21 @@ mod controller;
 mod page_env;
 mod queue_view;
 mod request_form;
+mod share_view;
 mod store_view;
 mod timeline_view;
 
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
+use crate::lab::{from_json, from_link_token, to_json, to_link_token, Lab};
 
 pub use controller::{Controller, Notice};
 
 use chart_view::ChartView;
 use queue_view::QueueView;
 use request_form::RequestForm;
+use share_view::ShareView;
 use store_view::StoreView;
 use timeline_view::TimelineView;
 
@@ -28,13 +31,55 @@ const DEFAULT_ACCOUNT: &str = "account-7";
 pub fn start() {
     console_error_panic_hook::set_once();
     let lang = page_env::initial_lang();
-    leptos::mount::mount_to_body(move || view! { <App lang=lang /> });
+    let embed = page_env::is_embed();
+    if embed {
+        page_env::mark_embed();
+    }
+    leptos::mount::mount_to_body(move || view! { <App lang=lang embed=embed restore=true /> });
     page_env::mark_ready();
 }
 
+/// The session to open: a permalink's, else the one saved before the reload, else
+/// a new one. A link that cannot be opened is reported, never silently dropped.
+fn restore_session() -> (Lab, Option<Notice>) {
+    let saved = || {
+        page_env::load_saved()
+            .and_then(|json| from_json(&json).ok())
+            .unwrap_or_default()
+    };
+    match page_env::link_token() {
+        None => (saved(), None),
+        Some(token) => {
+            // The link has been read: from now on the saved session carries on from
+            // it, so a reload keeps the work done since.
+            page_env::forget_link();
+            match from_link_token(&token) {
+                Ok(lab) => (lab, None),
+                Err(error) => (saved(), Some(Notice::Link(error))),
+            }
+        }
+    }
+}
+
+/// The lab page. `restore` reads the permalink or saved session and keeps the
+/// session across reloads; tests mount it without, on a clean slate.
 #[component]
-pub fn App(lang: Lang) -> impl IntoView {
-    let ctl = Controller::new(lang);
+pub fn App(
+    lang: Lang,
+    #[prop(optional)] embed: bool,
+    #[prop(optional)] restore: bool,
+) -> impl IntoView {
+    let (lab, notice) = if restore {
+        restore_session()
+    } else {
+        (Lab::new(), None)
+    };
+    let ctl = Controller::new(lang, lab);
+    ctl.notice.set(notice);
+    if restore {
+        ctl.run_consumer();
+        Effect::new(move |_| page_env::save(&ctl.lab.with(|lab| to_json(lab.history()))));
+    }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();
     // The chart follows the account of the last request.
@@ -49,35 +94,58 @@ pub fn App(lang: Lang) -> impl IntoView {
     let notice = move || {
         ctl.notice.get().map(|notice| {
             let t = texts();
-            let text = match notice {
-                Notice::Lab(error) => (t.lab_error)(&error),
+            let text = match &notice {
+                Notice::Lab(error) => (t.lab_error)(error),
                 Notice::FixFields => t.fix_fields.to_string(),
+                Notice::Link(error) => format!("{} {}", t.link_failed, (t.session_error)(error)),
+                Notice::Import(error) => {
+                    format!("{} {}", t.import_failed, (t.session_error)(error))
+                }
+                Notice::Imported(actions) => (t.imported)(ctl.lang.get(), *actions),
             };
-            view! { <p class="notice" role="alert" data-testid="notice">{text}</p> }
+            let error = notice.is_error();
+            view! {
+                <p
+                    class="notice"
+                    class:info=!error
+                    role=if error { "alert" } else { "status" }
+                    data-testid="notice"
+                >
+                    {text}
+                </p>
+            }
         })
+    };
+    let reset = move |_| {
+        page_env::forget_link();
+        ctl.reset();
     };
 
     view! {
         <header class="top">
             <div class="brand">
                 <h1>{move || texts().title}</h1>
-                <p class="tagline">{move || texts().tagline}</p>
+                {(!embed).then(|| view! { <p class="tagline">{move || texts().tagline}</p> })}
             </div>
             <div class="top-actions">
+                {embed.then(|| view! { <OpenFullLab ctl=ctl /> })}
                 <LanguageSwitch ctl=ctl />
-                <button class="reset" on:click=move |_| ctl.reset()>{move || texts().reset}</button>
+                <button class="reset" on:click=reset>{move || texts().reset}</button>
             </div>
         </header>
         <main class="lab">
-            <ol class="how-to">
-                {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
-            </ol>
+            {(!embed).then(|| view! {
+                <ol class="how-to">
+                    {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
+                </ol>
+            })}
+            {notice}
             <div class="columns">
                 <div class="column">
                     <RequestForm ctl=ctl />
-                    {notice}
                     <QueueView ctl=ctl />
                     <StoreView ctl=ctl />
+                    <ShareView ctl=ctl />
                 </div>
                 <div class="column wide">
                     <ChartView ctl=ctl account=chart_account />
@@ -85,6 +153,21 @@ pub fn App(lang: Lang) -> impl IntoView {
                 </div>
             </div>
         </main>
+    }
+}
+
+/// In an iframe: a way out to the full page, carrying the current state along.
+#[component]
+fn OpenFullLab(ctl: Controller) -> impl IntoView {
+    let href = move || {
+        let token = ctl.lab.with(|lab| to_link_token(lab.history()));
+        page_env::permalink(&token).unwrap_or_default()
+    };
+    view! {
+        <a class="open-full" href=href target="_blank" rel="noopener">
+            {move || ctl.lang.get().texts().open_full}
+            " ↗"
+        </a>
     }
 }
 

@@ -52,3 +52,97 @@ pub fn mark_ready() {
         let _ = body.dataset().set("ready", "true");
     }
 }
+
+/// `?embed=1`: the compact mode for an iframe on a documentation site.
+pub fn is_embed() -> bool {
+    matches!(query_param("embed").as_deref(), Some("1" | "true"))
+}
+
+const STATE_PREFIX: &str = "#state=";
+
+/// The session token of a permalink (`#state=…`), if the address has one.
+pub fn link_token() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    hash.strip_prefix(STATE_PREFIX).map(str::to_owned)
+}
+
+/// The address of this page with `token` as its session, and without `embed`.
+pub fn permalink(token: &str) -> Option<String> {
+    let location = window().location();
+    let (origin, path, search) = (
+        location.origin().ok()?,
+        location.pathname().ok()?,
+        location.search().ok()?,
+    );
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.delete("embed");
+    let query = String::from(params.to_string());
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
+    Some(format!("{origin}{path}{query}{STATE_PREFIX}{token}"))
+}
+
+/// Drops `#state=…` from the address, so a reload shows the saved session instead.
+pub fn forget_link() {
+    let location = window().location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
+        return;
+    };
+    if let Ok(history) = window().history() {
+        let _ =
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{search}")));
+    }
+}
+
+/// Where the session is kept between reloads. Scoped by path, so two labs on one
+/// documentation site do not overwrite each other.
+fn storage_key() -> String {
+    let path = window().location().pathname().unwrap_or_default();
+    format!("idempotency-lab:{path}")
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    // Storage can be missing or refused (private mode, sandboxed iframe): then the
+    // lab simply does not persist.
+    window().local_storage().ok().flatten()
+}
+
+pub fn load_saved() -> Option<String> {
+    storage()?.get_item(&storage_key()).ok().flatten()
+}
+
+pub fn save(json: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(&storage_key(), json);
+    }
+}
+
+/// Offers `text` as a file download, made in the page (no server involved).
+pub fn download(file_name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Ok(anchor) = document().create_element("a") {
+        let anchor: web_sys::HtmlAnchorElement = wasm_bindgen::JsCast::unchecked_into(anchor);
+        anchor.set_href(&url);
+        anchor.set_download(file_name);
+        anchor.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Compact layout for an iframe (see `style/main.css`, `html.embed`).
+pub fn mark_embed() {
+    if let Some(root) = document().document_element() {
+        let _ = root.class_list().add_1("embed");
+    }
+}

@@ -8,6 +8,9 @@ use super::controller::{Controller, Notice};
 
 /// How many producers "Send a burst" starts: more than the queue holds, on purpose.
 pub const BURST_SIZE: u32 = 20;
+/// The stress run: many grants, a share of them redelivered.
+pub const STRESS_SIZE: u32 = 10_000;
+pub const STRESS_DUPLICATE_PERCENT: u8 = 30;
 
 #[component]
 pub fn RequestForm(ctl: Controller) -> impl IntoView {
@@ -60,15 +63,34 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
             });
         }
     };
-    let burst = move |_| {
+    // Bursts take the account and points from the form, and make their own keys.
+    let account_and_points = move || {
         let form = errors.get_untracked();
         match parse_points(&points.get_untracked()) {
-            Ok(points) if form.account.is_none() => ctl.dispatch(Action::Burst {
-                account_id: account.get_untracked(),
+            Ok(points) if form.account.is_none() => Some((account.get_untracked(), points)),
+            _ => {
+                ctl.notice.set(Some(Notice::FixFields));
+                None
+            }
+        }
+    };
+    let burst = move |_| {
+        if let Some((account_id, points)) = account_and_points() {
+            ctl.dispatch(Action::Burst {
+                account_id,
                 points,
                 count: BURST_SIZE,
-            }),
-            _ => ctl.notice.set(Some(Notice::FixFields)),
+            });
+        }
+    };
+    let stress = move |_| {
+        if let Some((account_id, points)) = account_and_points() {
+            ctl.dispatch(Action::Stress {
+                account_id,
+                points,
+                count: STRESS_SIZE,
+                duplicate_percent: STRESS_DUPLICATE_PERCENT,
+            });
         }
     };
 
@@ -116,6 +138,9 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <button on:click=check_balance>{move || texts().check_balance}</button>
                 <button on:click=burst>
                     {move || (texts().burst)(ctl.lang.get(), BURST_SIZE)}
+                </button>
+                <button on:click=stress data-testid="stress">
+                    {move || (texts().stress)(ctl.lang.get())}
                 </button>
             </div>
         </section>

@@ -5,15 +5,31 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 
+/// Receipts listed at once; the rest are counted.
+const SHOWN_RECEIPTS: usize = 30;
+
 #[component]
 pub fn StoreView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let balances = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store().balances()));
-    let receipts = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store().receipts()));
+    // Only the first receipts are drawn; a stress run stores thousands.
+    let receipts = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let mut all = lab.state().store().receipts();
+            let more = all.len().saturating_sub(SHOWN_RECEIPTS);
+            all.truncate(SHOWN_RECEIPTS);
+            (all, more)
+        })
+    });
     let read = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_read().cloned()));
 
     view! {
-        <section class="panel store" aria-labelledby="store-title">
+        <section
+            class="panel store"
+            aria-labelledby="store-title"
+            data-testid="store"
+            data-receipts=move || receipts.with(|(shown, more)| shown.len() + more)
+        >
             <h2 id="store-title">{move || texts().store}</h2>
             {move || {
                 read.get()
@@ -54,7 +70,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             </Show>
             <h3>{move || texts().receipts}</h3>
             <Show
-                when=move || !receipts.get().is_empty()
+                when=move || !receipts.get().0.is_empty()
                 fallback=move || view! { <p class="empty">{move || texts().no_receipts}</p> }
             >
                 <div class="table-scroll">
@@ -71,6 +87,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             {move || {
                                 receipts
                                     .get()
+                                    .0
                                     .into_iter()
                                     .map(|r| {
                                         view! {
@@ -87,6 +104,11 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         </tbody>
                     </table>
                 </div>
+                {move || {
+                    let more = receipts.get().1;
+                    (more > 0)
+                        .then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })
+                }}
             </Show>
         </section>
     }

@@ -5,18 +5,63 @@ use leptos::prelude::*;
 
 use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
-use crate::lab::{AttemptRow, Outcome};
+use crate::lab::{page_window, AttemptRow, Outcome};
 
 use super::controller::Controller;
+
+/// Rows rendered at once: the DOM stays this size however long the timeline grows.
+const PAGE_ROWS: usize = 50;
 
 #[component]
 pub fn TimelineView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let rows = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().to_vec()));
+    let lang = move || ctl.lang.get();
+    // 0 follows the newest rows as they arrive.
+    let pages_back = RwSignal::new(0usize);
+    let total = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().len()));
+    let window = Memo::new(move |_| page_window(total.get(), pages_back.get(), PAGE_ROWS));
+    let rows = Memo::new(move |_| {
+        let range = window.get();
+        // The epoch is part of each row's key: ids restart from 1 in a new lab.
+        let epoch = ctl.epoch.get();
+        ctl.lab.with(|lab| {
+            lab.state().timeline()[range]
+                .iter()
+                .map(|row| (epoch, row.clone()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let last_page = move || total.get().saturating_sub(1) / PAGE_ROWS;
+    let pager = move || {
+        (total.get() > PAGE_ROWS).then(|| {
+            let range = window.get();
+            view! {
+                <nav class="pager" data-testid="pager">
+                    <button
+                        on:click=move |_| pages_back.update(|p| *p = (*p + 1).min(last_page()))
+                        disabled=move || { pages_back.get() >= last_page() }
+                    >
+                        {move || texts().older}
+                    </button>
+                    <span>{move || (texts().rows_range)(lang(), range.start + 1, range.end, total.get())}</span>
+                    <button
+                        on:click=move |_| pages_back.update(|p| *p = p.saturating_sub(1))
+                        disabled=move || pages_back.get() == 0
+                    >
+                        {move || texts().newer}
+                    </button>
+                    <button on:click=move |_| pages_back.set(0) disabled=move || pages_back.get() == 0>
+                        {move || texts().latest}
+                    </button>
+                </nav>
+            }
+        })
+    };
 
     view! {
-        <section class="panel timeline" aria-labelledby="timeline-title">
+        <section class="panel timeline" aria-labelledby="timeline-title" data-testid="timeline" data-total=total>
             <h2 id="timeline-title">{move || texts().timeline}</h2>
+            {pager}
             <Show
                 when=move || !rows.get().is_empty()
                 fallback=move || view! { <p class="empty">{move || texts().timeline_empty}</p> }
@@ -36,8 +81,8 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                         <tbody>
                             <For
                                 each=move || rows.get()
-                                key=|row| row.attempt.id
-                                children=move |row| view! { <TimelineRow row=row lang=ctl.lang /> }
+                                key=|(epoch, row)| (*epoch, row.attempt.id)
+                                children=move |(_, row)| view! { <TimelineRow row=row lang=ctl.lang /> }
                             />
                         </tbody>
                     </table>

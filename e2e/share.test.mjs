@@ -1,0 +1,185 @@
+// End-to-end: sharing, saving, importing and embedding a session, and the stress run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDist, launchBrowser, openLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function withLab(options, body) {
+  const lab = await openLab(browser, server, options);
+  try {
+    await body(lab.page, lab);
+    assert.deepEqual(lab.problems(), [], 'no page error, console error or foreign request');
+  } finally {
+    await lab.context.close();
+  }
+}
+
+const send = (page) => page.getByRole('button', { name: 'Send', exact: true }).click();
+const outcomes = (page) => rows(page).evaluateAll((els) => els.map((e) => e.dataset.outcome));
+
+async function articleWalk(page) {
+  await page.getByLabel('Lose acknowledgement').check();
+  await send(page);
+  await page.getByRole('button', { name: 'Retry (same key)' }).click();
+  await page.getByLabel('Points').fill('200');
+  await send(page);
+  await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
+}
+
+const WALK = ['timeout-applied', 'replayed', 'rejected', 'applied'];
+
+test('a permalink opens the same state in a fresh browser', async () => {
+  let link;
+  await withLab({}, async (page) => {
+    await articleWalk(page);
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    link = await page.getByTestId('permalink').inputValue();
+  });
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/#state=[A-Za-z0-9_-]+$/);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(link);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await outcomes(page), WALK);
+    assert.equal(await balanceOf(page, 'account-7'), '200');
+    assert.doesNotMatch(page.url(), /#state=/, 'the link is read once, then the session is saved');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await outcomes(page), WALK, 'and survives a reload');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the session survives a reload until Reset', () =>
+  withLab({}, async (page) => {
+    await send(page);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await outcomes(page), ['applied']);
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await rows(page).count(), 0);
+  }));
+
+test('a damaged link is reported and changes nothing', () =>
+  withLab({ query: '#state=not%%base64' }, async (page) => {
+    assert.match(await page.getByTestId('notice').textContent(), /link's session could not be opened.*damaged/);
+    assert.equal(await rows(page).count(), 0);
+  }));
+
+test('export, then import the file back; hostile files are refused whole', () =>
+  withLab({}, async (page) => {
+    await articleWalk(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'idempotency-lab-session.json');
+    const exported = await readFile(await download.path(), 'utf8');
+    const parsed = JSON.parse(exported);
+    assert.equal(parsed.format, 'idempotency-lab/session');
+    assert.ok(parsed.actions.length >= 4);
+
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await send(page);
+    const importFile = (name, text) =>
+      page.getByTestId('import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+
+    const hostile = [
+      ['garbage.json', 'this is not json', /not a lab session file/],
+      ['other.json', '{"format":"something-else","version":1,"actions":[]}', /not a lab session/],
+      ['future.json', '{"format":"idempotency-lab/session","version":7,"actions":[]}', /version 7/],
+      ['retry.json', '{"format":"idempotency-lab/session","version":1,"actions":[{"do":"retry-same"}]}', /action 1 cannot be replayed/],
+      ['huge.json', ' '.repeat(300 * 1024), /at most 262144/],
+      ['long.json', JSON.stringify({ format: 'idempotency-lab/session', version: 1, actions: [{ do: 'check-balance', account_id: 'x'.repeat(500) }] }), /over 80 characters/],
+    ];
+    for (const [name, text, message] of hostile) {
+      await importFile(name, text);
+      await page.getByTestId('notice').filter({ hasText: message }).waitFor({ timeout: 5000 });
+      assert.deepEqual(await outcomes(page), ['applied'], `${name} left the lab as it was`);
+    }
+
+    await importFile('good.json', exported);
+    await page.getByTestId('notice').filter({ hasText: /Session imported/ }).waitFor();
+    assert.deepEqual(await outcomes(page), WALK);
+    assert.equal(await balanceOf(page, 'account-7'), '200');
+  }));
+
+test('a key that looks like markup is shown as text', () =>
+  withLab({}, async (page) => {
+    const key = '<img src=x onerror="window.__pwned=1">';
+    await page.getByLabel('Key').fill(key);
+    await send(page);
+    await lastRow(page).waitFor();
+    assert.equal(await lastRow(page).locator('.key').textContent(), key);
+    assert.equal(await page.locator('.lab img').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  }));
+
+test('embedded in an iframe: compact, opens a shared state, fits its frame', async () => {
+  let token;
+  await withLab({}, async (page) => {
+    await articleWalk(page);
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    token = (await page.getByTestId('permalink').inputValue()).split('#state=')[1];
+  });
+  const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.setContent(
+      `<h1>Docs page</h1><iframe title="lab" src="${server.url}?embed=1&lang=en#state=${token}" style="width:640px;height:600px;border:1px solid #999"></iframe>`,
+    );
+    const frame = page.frameLocator('iframe');
+    await frame.locator('body[data-ready="true"]').waitFor();
+    assert.equal(await frame.locator('html.embed').count(), 1);
+    assert.equal(await frame.locator('.how-to').count(), 0, 'no page chrome');
+    assert.equal(await frame.locator('[data-testid="timeline-row"]').count(), 4);
+    const open = frame.getByRole('link', { name: /Open the full lab/ });
+    assert.match(await open.getAttribute('href'), /\/docs\/idempotency\/\?lang=en#state=/);
+    const overflow = await frame.locator('html').evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the lab is ${overflow}px wider than its frame`);
+    await page.screenshot({ path: join(ARTIFACTS, 'embed.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('stress: 10,000 grants with 30% duplicates end with the right balance and a bounded DOM', () =>
+  withLab({}, async (page) => {
+    const before = await page.evaluate(() => document.getElementsByTagName('*').length);
+    await page.getByTestId('stress').click();
+    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="queue-count"][data-queued="0"]').waitFor();
+    const receipts = Number(await page.getByTestId('store').getAttribute('data-receipts'));
+    assert.ok(receipts > 6000 && receipts < 7500, `about 70% distinct, got ${receipts}`);
+    assert.equal(Number(await balanceOf(page, 'account-7')), receipts * 100);
+    const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    assert.ok(nodes < before + 2500, `DOM grew from ${before} to ${nodes} elements`);
+    assert.equal(await rows(page).count(), 50, 'only one page of rows is rendered');
+    await page.getByRole('button', { name: 'Older' }).click();
+    assert.match(await page.getByTestId('pager').textContent(), /Attempts 9901–9950 of 10000/);
+  }));

@@ -1,0 +1,90 @@
+//! Share and keep a session: a permalink, and export/import as a JSON file.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::lab::{from_json, to_json, to_link_token, SessionError, MAX_SESSION_BYTES};
+
+use super::controller::{Controller, Notice};
+use super::page_env;
+
+const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
+
+#[component]
+pub fn ShareView(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let link = RwSignal::new(None::<String>);
+
+    let make_link = move |_| {
+        let token = ctl.lab.with_untracked(|lab| to_link_token(lab.history()));
+        let url = page_env::permalink(&token);
+        if let Some(url) = &url {
+            // Best effort: a page without clipboard permission still shows the link.
+            let _ = window().navigator().clipboard().write_text(url);
+        }
+        link.set(url);
+    };
+    let export = move |_| {
+        let json = ctl.lab.with_untracked(|lab| to_json(lab.history()));
+        page_env::download(EXPORT_FILE_NAME, &json);
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = ev.target().unwrap().unchecked_into();
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        // Let the same file be chosen again after a fix.
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let notice = match read_session(&file).await {
+                Ok(lab) => {
+                    let actions = lab.history().actions.len();
+                    ctl.load(lab);
+                    Notice::Imported(actions)
+                }
+                Err(error) => Notice::Import(error),
+            };
+            ctl.notice.set(Some(notice));
+        });
+    };
+
+    view! {
+        <section class="panel share" aria-labelledby="share-title">
+            <h2 id="share-title">{move || texts().share}</h2>
+            <div class="buttons">
+                <button on:click=make_link>{move || texts().copy_link}</button>
+                <button on:click=export>{move || texts().export}</button>
+                <label class="button file">
+                    {move || texts().import}
+                    <input type="file" accept=".json,application/json" on:change=import data-testid="import" />
+                </label>
+            </div>
+            {move || {
+                link.get()
+                    .map(|url| {
+                        view! {
+                            <label class="permalink">
+                                <span>{move || texts().link_hint}</span>
+                                <input type="text" readonly dir="ltr" prop:value=url data-testid="permalink" />
+                            </label>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+async fn read_session(file: &web_sys::File) -> Result<crate::lab::Lab, SessionError> {
+    // Refuse a huge file before reading it into memory.
+    let bytes = file.size() as usize;
+    if bytes > MAX_SESSION_BYTES {
+        return Err(SessionError::TooLarge { bytes });
+    }
+    let text = JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|value| value.as_string())
+        .ok_or_else(|| SessionError::NotJson("the file could not be read as text".into()))?;
+    from_json(&text)
+}
