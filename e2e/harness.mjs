@@ -21,16 +21,16 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** A static file server on an ephemeral loopback port. */
-export async function serveDist() {
+/** A static file server on an ephemeral loopback port, serving `root` under `prefix`. */
+export async function serveDist(root = DIST, prefix = PREFIX) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (!path.startsWith(PREFIX)) {
+    if (!path.startsWith(prefix)) {
       res.writeHead(404).end('outside the lab');
       return;
     }
-    let file = normalize(join(DIST, path.slice(PREFIX.length)));
-    if (!file.startsWith(DIST)) {
+    let file = normalize(join(root, path.slice(prefix.length)));
+    if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
     }
@@ -45,7 +45,7 @@ export async function serveDist() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${PREFIX}`, close: () => server.close() };
+  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${prefix}`, close: () => server.close() };
 }
 
 export async function launchBrowser() {

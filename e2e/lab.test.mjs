@@ -82,7 +82,9 @@ test('a receipt is not the current balance: later 25, then retry the first', () 
     const read = page.getByTestId('balance-read');
     assert.equal(await read.getAttribute('data-balance'), '125');
     assert.match(await read.textContent(), /Current balance of account-7: 125/);
-    assert.equal(await page.locator('.receipt-mark').count(), 3, 'three receipts drawn on the chart');
+    assert.equal(await page.locator('.receipt-mark').getAttribute('data-count'), '3', 'three receipts drawn on the chart');
+    assert.equal(await page.locator('.receipt-mark').getAttribute('data-balances'), '100 125 100');
+    assert.equal(await page.locator('.unseen-mark').getAttribute('data-count'), '0');
   }));
 
 test('every invalid field gets its own message and nothing is sent', () =>

@@ -179,7 +179,7 @@ test('stress: 10,000 grants with 30% duplicates end with the right balance and a
     assert.equal(Number(await balanceOf(page, 'account-7')), receipts * 100);
     const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     assert.ok(nodes < before + 2500, `DOM grew from ${before} to ${nodes} elements`);
-    assert.equal(await rows(page).count(), 50, 'only one page of rows is rendered');
+    assert.equal(await rows(page).count(), 25, 'only one page of rows is rendered');
     await page.getByRole('button', { name: 'Older' }).click();
-    assert.match(await page.getByTestId('pager').textContent(), /Attempts 9901–9950 of 10000/);
+    assert.match(await page.getByTestId('pager').textContent(), /Attempts 9951–9975 of 10000/);
   }));

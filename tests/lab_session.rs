@@ -52,7 +52,8 @@ fn a_session_round_trips_through_a_file_and_a_link() {
 
 #[test]
 fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
-    let cases: Vec<(String, fn(&SessionError) -> bool)> = vec![
+    type Expect = fn(&SessionError) -> bool;
+    let cases: Vec<(String, Expect)> = vec![
         ("not json".into(), |e| matches!(e, SessionError::NotJson(_))),
         ("{}".into(), |e| matches!(e, SessionError::NotJson(_))),
         (
@@ -83,7 +84,7 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
         (
             format!(
                 r#"{{"format":"idempotency-lab/session","version":1,"actions":[{}]}}"#,
-                vec![r#"{"do":"burst","account_id":"a","points":1,"count":10000}"#; 6].join(",")
+                [r#"{"do":"burst","account_id":"a","points":1,"count":10000}"#; 6].join(",")
             ),
             |e| matches!(e, SessionError::TooManySends(60_000)),
         ),

@@ -1,7 +1,9 @@
 //! `PointStore`: balances and receipts behind one lock.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::error::GrantError;
 use super::grant::{GrantPoints, GrantResult};
@@ -29,13 +31,36 @@ impl StoreOutcome {
     }
 }
 
-/// Receipts are scoped to the account: the same key under two accounts is two operations.
-type ScopedKey = (String, String);
+/// One account's state. Receipts live under their account, so a key is scoped to
+/// the account and a lookup needs no new string.
+#[derive(Debug, Default)]
+struct Account {
+    balance: i32,
+    /// Key -> what its receipt says. Key and account are already the map keys,
+    /// so only the numbers are kept; a `GrantResult` is rebuilt when asked for.
+    receipts: HashMap<String, StoredReceipt>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct StoredReceipt {
+    points: i32,
+    balance: i32,
+}
+
+impl StoredReceipt {
+    fn to_result(self, account_id: &str, key: &str) -> GrantResult {
+        GrantResult {
+            key: key.to_owned(),
+            account_id: account_id.to_owned(),
+            points: self.points,
+            balance: self.balance,
+        }
+    }
+}
 
 #[derive(Debug, Default)]
 struct Ledger {
-    balances: HashMap<String, i32>,
-    receipts: HashMap<ScopedKey, GrantResult>,
+    accounts: HashMap<String, Account>,
 }
 
 /// The points store. `Clone` gives another handle to the *same* store, as the
@@ -61,60 +86,103 @@ impl PointStore {
         // One critical section spans the lookup, the balance change and the receipt,
         // so two concurrent callers with the same key cannot both miss the receipt.
         let mut ledger = self.lock();
-        let scoped = (grant.account_id.clone(), grant.key.clone());
-        if let Some(stored) = ledger.receipts.get(&scoped) {
+        let account = ledger.accounts.get(&grant.account_id);
+        if let Some(stored) = account.and_then(|a| a.receipts.get(&grant.key)) {
+            let stored = stored.to_result(&grant.account_id, &grant.key);
             if stored.points != grant.points {
                 return Err(GrantError::PayloadMismatch {
-                    stored: stored.clone(),
+                    stored,
                     rejected: grant.clone(),
                 });
             }
-            return Ok(StoreOutcome::Replayed(stored.clone()));
+            return Ok(StoreOutcome::Replayed(stored));
         }
-        let current = ledger.balances.get(&grant.account_id).copied().unwrap_or(0);
+        let current = account.map_or(0, |a| a.balance);
         // Checked before any write: an overflow leaves balance and receipts untouched.
         let balance = current
             .checked_add(grant.points)
             .ok_or(GrantError::Overflow)?;
-        let receipt = GrantResult {
-            key: grant.key.clone(),
-            account_id: grant.account_id.clone(),
+        let stored = StoredReceipt {
             points: grant.points,
             balance,
         };
-        ledger.balances.insert(grant.account_id.clone(), balance);
-        ledger.receipts.insert(scoped, receipt.clone());
-        Ok(StoreOutcome::Applied(receipt))
+        let account = match ledger.accounts.get_mut(&grant.account_id) {
+            Some(account) => account,
+            None => ledger.accounts.entry(grant.account_id.clone()).or_default(),
+        };
+        account.balance = balance;
+        account.receipts.insert(grant.key.clone(), stored);
+        Ok(StoreOutcome::Applied(
+            stored.to_result(&grant.account_id, &grant.key),
+        ))
     }
 
     /// The current balance: a separate read, never taken from a receipt. 0 for an unknown account.
     pub fn balance(&self, account_id: &str) -> i32 {
-        self.lock().balances.get(account_id).copied().unwrap_or(0)
+        self.lock()
+            .accounts
+            .get(account_id)
+            .map_or(0, |a| a.balance)
     }
 
     /// The stored receipt for (account, key), if that grant was applied.
     pub fn receipt(&self, account_id: &str, key: &str) -> Option<GrantResult> {
         self.lock()
+            .accounts
+            .get(account_id)?
             .receipts
-            .get(&(account_id.to_owned(), key.to_owned()))
-            .cloned()
+            .get(key)
+            .map(|r| r.to_result(account_id, key))
     }
 
     /// Every balance, ordered by account, for display.
     pub fn balances(&self) -> BTreeMap<String, i32> {
         self.lock()
-            .balances
+            .accounts
             .iter()
-            .map(|(a, b)| (a.clone(), *b))
+            .map(|(id, a)| (id.clone(), a.balance))
             .collect()
     }
 
     /// Every receipt, ordered by (account, key), for display.
     pub fn receipts(&self) -> Vec<GrantResult> {
         let ledger = self.lock();
-        let mut all: Vec<GrantResult> = ledger.receipts.values().cloned().collect();
+        let mut all: Vec<GrantResult> = ledger
+            .accounts
+            .iter()
+            .flat_map(|(id, a)| a.receipts.iter().map(move |(key, r)| r.to_result(id, key)))
+            .collect();
         all.sort_by(|a, b| (&a.account_id, &a.key).cmp(&(&b.account_id, &b.key)));
         all
+    }
+
+    /// The first `limit` receipts in (account, key) order, and how many there are in
+    /// all: for a display that shows a page of a large table without copying it.
+    pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
+        let ledger = self.lock();
+        let mut all: Vec<(&str, &str, StoredReceipt)> = ledger
+            .accounts
+            .iter()
+            .flat_map(|(id, a)| {
+                a.receipts
+                    .iter()
+                    .map(move |(key, r)| (id.as_str(), key.as_str(), *r))
+            })
+            .collect();
+        let total = all.len();
+        let order = |a: &(&str, &str, StoredReceipt), b: &(&str, &str, StoredReceipt)| {
+            (a.0, a.1).cmp(&(b.0, b.1))
+        };
+        if limit < total {
+            all.select_nth_unstable_by(limit, order);
+            all.truncate(limit);
+        }
+        all.sort_unstable_by(order);
+        let page = all
+            .into_iter()
+            .map(|(id, key, r)| r.to_result(id, key))
+            .collect();
+        (page, total)
     }
 
     fn lock(&self) -> MutexGuard<'_, Ledger> {

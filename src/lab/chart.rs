@@ -73,7 +73,9 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     };
 
     // A step line: flat at the old balance until the attempt, then at the new one.
-    let mut line = format!("{:.1},{:.1}", PAD, y(start_balance));
+    // Whole units are precise enough at this size, and integer formatting keeps
+    // float-to-text code out of the Wasm bundle.
+    let mut line = format!("{},{}", PAD as i32, y(start_balance).round() as i32);
     let mut previous = start_balance;
     let mut chart = BalanceChart {
         max_balance,
@@ -105,7 +107,42 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
             });
         }
     }
-    line.push_str(&format!(" {:.1},{:.1}", CHART_WIDTH - PAD, y(previous)));
+    line.push_str(&format!(
+        " {},{}",
+        (CHART_WIDTH - PAD) as i32,
+        y(previous).round() as i32
+    ));
     chart.line = line;
     chart
+}
+
+/// All marks as one SVG path of small circles: one element however many marks,
+/// so a long run redraws one attribute instead of hundreds of nodes.
+pub fn circles_path(marks: &[Mark], radius: i32) -> String {
+    marks
+        .iter()
+        .map(|m| {
+            let (x, y) = (m.x.round() as i32, m.y.round() as i32);
+            format!(
+                "M{} {}a{radius} {radius} 0 1 0 {d} 0a{radius} {radius} 0 1 0 -{d} 0",
+                x - radius,
+                y,
+                d = 2 * radius
+            )
+        })
+        .collect()
+}
+
+/// All marks as one SVG path of small diamonds.
+pub fn diamonds_path(marks: &[Mark], size: i32) -> String {
+    marks
+        .iter()
+        .map(|m| {
+            let (x, y) = (m.x.round() as i32, m.y.round() as i32);
+            format!(
+                "M{} {y}l{size} -{size} {size} {size} -{size} {size}z",
+                x - size
+            )
+        })
+        .collect()
 }

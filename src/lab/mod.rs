@@ -9,7 +9,10 @@ mod session;
 mod timeline;
 
 pub use action::{Action, MAX_BURST};
-pub use chart::{balance_chart, BalanceChart, Mark, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH};
+pub use chart::{
+    balance_chart, circles_path, diamonds_path, BalanceChart, Mark, CHART_HEIGHT,
+    CHART_MAX_ATTEMPTS, CHART_WIDTH,
+};
 pub use engine::{BalanceRead, LabError, LabState};
 pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};

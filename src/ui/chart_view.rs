@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{balance_chart, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH};
+use crate::lab::{
+    balance_chart, circles_path, diamonds_path, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH,
+};
 
 use super::controller::Controller;
 
@@ -41,39 +43,17 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                     data-testid="balance-chart"
                 >
                     <polyline class="current-line" points=move || chart.get().line />
-                    {move || {
-                        chart
-                            .get()
-                            .receipts
-                            .into_iter()
-                            .map(|m| {
-                                view! {
-                                    <circle class="receipt-mark" cx=m.x cy=m.y r="7" data-balance=m.balance>
-                                        <title>{m.balance}</title>
-                                    </circle>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                    {move || {
-                        chart
-                            .get()
-                            .unseen
-                            .into_iter()
-                            .map(|m| {
-                                view! {
-                                    <rect
-                                        class="unseen-mark"
-                                        x=m.x - 6.0
-                                        y=m.y - 6.0
-                                        width="12"
-                                        height="12"
-                                        transform=format!("rotate(45 {} {})", m.x, m.y)
-                                    />
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    <path
+                        class="receipt-mark"
+                        d=move || chart.with(|c| circles_path(&c.receipts, 7))
+                        data-count=move || chart.with(|c| c.receipts.len())
+                        data-balances=move || chart.with(|c| c.receipts.iter().map(|m| m.balance.to_string()).collect::<Vec<_>>().join(" "))
+                    />
+                    <path
+                        class="unseen-mark"
+                        d=move || chart.with(|c| diamonds_path(&c.unseen, 8))
+                        data-count=move || chart.with(|c| c.unseen.len())
+                    />
                 </svg>
                 <ul class="legend">
                     <li><span class="swatch line" aria-hidden="true"></span>{move || texts().chart_current}</li>

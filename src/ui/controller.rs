@@ -8,9 +8,17 @@ use leptos::task::spawn_local;
 use crate::i18n::Lang;
 use crate::lab::{Action, Lab, LabError, SessionError};
 
-/// With no delay the consumer still works in slices of this many moves, yielding
-/// to the browser between them, so a 10,000-grant burst never blocks the page.
-const DRAIN_SLICE: u32 = 1000;
+/// With no delay, up to this many consumer moves run at once, in the same task.
+const DRAIN_AT_ONCE: usize = 1000;
+/// Past that, the consumer works in time slices of about this long, yielding to the
+/// browser (which then draws) between them, so a 10,000-grant run never blocks it.
+const SLICE_MS: f64 = 6.0;
+/// Moves between two looks at the clock within a slice.
+const MOVES_PER_CHECK: u32 = 200;
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
 
 /// A message above the lab, until the next accepted action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,11 +94,20 @@ impl Controller {
         self.notice.set(None);
     }
 
+    /// Up to `steps` consumer moves; false when it had nothing left it may do.
+    /// (A reset during a wait may have left nothing to do: that is fine.)
+    fn advance(self, steps: u32) -> bool {
+        self.lab.update(|lab| {
+            let _ = lab.dispatch(Action::Advance { steps });
+        });
+        self.lab.with_untracked(|lab| lab.state().can_step())
+    }
+
     /// Lets the consumer work through the queue: at once (in slices) with no delay,
     /// else one move at a time, holding each delivery for the delay before finishing.
     pub fn run_consumer(self) {
         let pending = self.lab.with_untracked(|lab| lab.state().steps_to_drain());
-        if self.delay_ms.get_untracked() == 0 && pending <= DRAIN_SLICE as usize {
+        if self.delay_ms.get_untracked() == 0 && pending <= DRAIN_AT_ONCE {
             self.lab.update(Lab::drain);
             return;
         }
@@ -99,6 +116,8 @@ impl Controller {
         }
         self.driver_running.set_value(true);
         spawn_local(async move {
+            // Let the task that queued the work end (and draw the queue) first.
+            TimeoutFuture::new(0).await;
             loop {
                 let (can_step, holding) = self.lab.with_untracked(|lab| {
                     (lab.state().can_step(), lab.state().in_hand().is_some())
@@ -107,20 +126,16 @@ impl Controller {
                     break;
                 }
                 let delay = self.delay_ms.get_untracked();
-                let steps = if delay == 0 {
-                    DRAIN_SLICE
+                if delay == 0 {
+                    // Several updates, one redraw: effects run after the slice.
+                    let started = now_ms();
+                    while now_ms() - started < SLICE_MS && self.advance(MOVES_PER_CHECK) {}
+                    TimeoutFuture::new(0).await;
                 } else {
                     if holding {
                         TimeoutFuture::new(delay).await;
                     }
-                    1
-                };
-                // A reset during the wait may have left nothing to do: that is fine.
-                self.lab.update(|lab| {
-                    let _ = lab.dispatch(Action::Advance { steps });
-                });
-                if delay == 0 {
-                    TimeoutFuture::new(0).await;
+                    self.advance(1);
                 }
             }
             self.driver_running.set_value(false);

@@ -6,21 +6,20 @@ use leptos::prelude::*;
 use super::controller::Controller;
 
 /// Receipts listed at once; the rest are counted.
-const SHOWN_RECEIPTS: usize = 30;
+const SHOWN_RECEIPTS: usize = 20;
 
 #[component]
 pub fn StoreView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let balances = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store().balances()));
-    // Only the first receipts are drawn; a stress run stores thousands.
-    let receipts = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            let mut all = lab.state().store().receipts();
-            let more = all.len().saturating_sub(SHOWN_RECEIPTS);
-            all.truncate(SHOWN_RECEIPTS);
-            (all, more)
-        })
+    // Only the first receipts are drawn; a stress run stores thousands. Split in
+    // two memos so a growing count does not redraw an unchanged page of rows.
+    let page = Memo::new(move |_| {
+        ctl.lab
+            .with(|lab| lab.state().store().receipts_page(SHOWN_RECEIPTS))
     });
+    let shown = Memo::new(move |_| page.with(|(shown, _)| shown.clone()));
+    let total = Memo::new(move |_| page.with(|(_, total)| *total));
     let read = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_read().cloned()));
 
     view! {
@@ -28,7 +27,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             class="panel store"
             aria-labelledby="store-title"
             data-testid="store"
-            data-receipts=move || receipts.with(|(shown, more)| shown.len() + more)
+            data-receipts=move || total.get()
         >
             <h2 id="store-title">{move || texts().store}</h2>
             {move || {
@@ -70,7 +69,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             </Show>
             <h3>{move || texts().receipts}</h3>
             <Show
-                when=move || !receipts.get().0.is_empty()
+                when=move || { total.get() > 0 }
                 fallback=move || view! { <p class="empty">{move || texts().no_receipts}</p> }
             >
                 <div class="table-scroll">
@@ -84,28 +83,25 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             </tr>
                         </thead>
                         <tbody>
-                            {move || {
-                                receipts
-                                    .get()
-                                    .0
-                                    .into_iter()
-                                    .map(|r| {
-                                        view! {
-                                            <tr data-testid="receipt-row">
-                                                <td><bdi dir="ltr">{r.account_id}</bdi></td>
-                                                <td><bdi dir="ltr">{r.key}</bdi></td>
-                                                <td class="num">{r.points}</td>
-                                                <td class="num">{r.balance}</td>
-                                            </tr>
-                                        }
-                                    })
-                                    .collect_view()
-                            }}
+                            <For
+                                each=move || shown.get()
+                                key=|r| (r.account_id.clone(), r.key.clone())
+                                children=|r| {
+                                    view! {
+                                        <tr data-testid="receipt-row">
+                                            <td><bdi dir="ltr">{r.account_id}</bdi></td>
+                                            <td><bdi dir="ltr">{r.key}</bdi></td>
+                                            <td class="num">{r.points}</td>
+                                            <td class="num">{r.balance}</td>
+                                        </tr>
+                                    }
+                                }
+                            />
                         </tbody>
                     </table>
                 </div>
                 {move || {
-                    let more = receipts.get().1;
+                    let more = total.get().saturating_sub(SHOWN_RECEIPTS);
                     (more > 0)
                         .then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })
                 }}

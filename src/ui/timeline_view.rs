@@ -10,7 +10,7 @@ use crate::lab::{page_window, AttemptRow, Outcome};
 use super::controller::Controller;
 
 /// Rows rendered at once: the DOM stays this size however long the timeline grows.
-const PAGE_ROWS: usize = 50;
+const PAGE_ROWS: usize = 25;
 
 #[component]
 pub fn TimelineView(ctl: Controller) -> impl IntoView {
@@ -22,12 +22,15 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
     let window = Memo::new(move |_| page_window(total.get(), pages_back.get(), PAGE_ROWS));
     let rows = Memo::new(move |_| {
         let range = window.get();
-        // The epoch is part of each row's key: ids restart from 1 in a new lab.
-        let epoch = ctl.epoch.get();
+        // Rows are drawn once, with no reactive parts of their own (thousands of
+        // them pass by in a stress run), so the key carries everything that may
+        // change how a row reads: the language, and the epoch (a new lab's
+        // attempt 1 is not the old one's).
+        let (epoch, lang) = (ctl.epoch.get(), ctl.lang.get());
         ctl.lab.with(|lab| {
             lab.state().timeline()[range]
                 .iter()
-                .map(|row| (epoch, row.clone()))
+                .map(|row| (epoch, lang, row.clone()))
                 .collect::<Vec<_>>()
         })
     });
@@ -81,8 +84,8 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                         <tbody>
                             <For
                                 each=move || rows.get()
-                                key=|(epoch, row)| (*epoch, row.attempt.id)
-                                children=move |(_, row)| view! { <TimelineRow row=row lang=ctl.lang /> }
+                                key=|(epoch, lang, row)| (*epoch, *lang, row.attempt.id)
+                                children=|(_, lang, row)| view! { <TimelineRow row=row lang=lang /> }
                             />
                         </tbody>
                     </table>
@@ -93,56 +96,38 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
 }
 
 #[component]
-fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
+fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
+    let t = lang.texts();
     let outcome = row.outcome();
-    let receipt_balance = row.caller_receipt().map(|r| r.balance.to_string());
-    let texts = move || lang.get().texts();
-    let grant = row.attempt.grant.clone();
-    let attempt_of_key = row.attempt.attempt_of_key;
-    let lost_ack = row.attempt.lose_acknowledgement;
-    let store_text = {
-        let row = row.clone();
-        move || {
-            let t = texts();
-            match &row.delivered.store {
-                Ok(StoreOutcome::Applied(r)) => view! {
-                    {t.store_applied}
-                    " "
-                    <bdi dir="ltr">"+" {r.points}</bdi>
-                }
-                .into_any(),
-                Ok(StoreOutcome::Replayed(_)) => t.store_replayed.into_any(),
-                Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)).into_any(),
-            }
+    let grant = &row.attempt.grant;
+    let store_text = match &row.delivered.store {
+        Ok(StoreOutcome::Applied(r)) => view! {
+            {t.store_applied}
+            " "
+            <bdi dir="ltr">"+" {r.points}</bdi>
         }
+        .into_any(),
+        Ok(StoreOutcome::Replayed(_)) => t.store_replayed.into_any(),
+        Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)).into_any(),
     };
-    let caller_text = {
-        let row = row.clone();
-        move || {
-            let t = texts();
-            match &row.delivered.caller {
-                Ok(r) => view! {
-                    {t.caller_receipt}
-                    " "
-                    <bdi dir="ltr" class="num">{r.balance}</bdi>
-                }
-                .into_any(),
-                Err(GrantError::Timeout) => t.caller_timeout.into_any(),
-                Err(e) => format!("{} {}", t.caller_error, (t.grant_error_short)(e)).into_any(),
-            }
+    let caller_text = match &row.delivered.caller {
+        Ok(r) => view! {
+            {t.caller_receipt}
+            " "
+            <bdi dir="ltr" class="num">{r.balance}</bdi>
         }
+        .into_any(),
+        Err(GrantError::Timeout) => t.caller_timeout.into_any(),
+        Err(e) => format!("{} {}", t.caller_error, (t.grant_error_short)(e)).into_any(),
     };
     // The full sentence, for a pointer or a screen reader that wants the detail.
-    let full_reason = {
-        let row = row.clone();
-        move || row.store_error().map(|e| (texts().grant_error)(e))
-    };
+    let full_reason = row.store_error().map(|e| (t.grant_error)(e));
 
     view! {
         <tr
             data-testid="timeline-row"
             data-outcome=outcome.code()
-            data-receipt-balance=receipt_balance
+            data-receipt-balance=row.caller_receipt().map(|r| r.balance.to_string())
             data-current-balance=row.balance_after
             class=format!("row {}", outcome.code())
         >
@@ -156,13 +141,13 @@ fn TimelineRow(row: AttemptRow, lang: RwSignal<Lang>) -> impl IntoView {
                 </span>
             </td>
             <td class="attempt">
-                {move || (texts().nth_attempt)(lang.get(), attempt_of_key)}
-                {lost_ack.then(|| view! { <span class="tag lost">{move || texts().lost_ack_marker}</span> })}
+                {(t.nth_attempt)(lang, row.attempt.attempt_of_key)}
+                {row.attempt.lose_acknowledgement.then(|| view! { <span class="tag lost">{t.lost_ack_marker}</span> })}
             </td>
             <td class="store" title=full_reason>
                 <span class=format!("badge {}", outcome.code())>
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
-                    {move || (texts().outcome)(outcome)}
+                    {(t.outcome)(outcome)}
                 </span>
                 <span class="detail">{store_text}</span>
             </td>

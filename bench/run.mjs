@@ -1,0 +1,174 @@
+// The benchmark: prints what a first visit downloads, start-up time beside a minimal
+// Leptos counter, engine throughput in Wasm beside native, and the stress run's
+// longest main-thread task and DOM size. Figures only; it asserts nothing.
+// Run through scripts/bench.sh, which builds everything first.
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { serveDist, launchBrowser, DIST } from '../e2e/harness.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const COUNTER_DIST = join(ROOT, 'bench', 'counter', 'dist');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const results = {};
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+// Records when the page says it is interactive, in ms since navigation started.
+const READY_PROBE = () => {
+  new MutationObserver((_, observer) => {
+    if (document.body?.dataset.ready === 'true') {
+      window.__readyAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, attributes: true, childList: true });
+};
+
+async function firstVisitBytes(browser, server, dist) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const urls = [];
+  page.on('response', (r) => urls.push(r.url()));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForLoadState('networkidle');
+  await context.close();
+  const files = [];
+  for (const url of urls) {
+    const path = new URL(url).pathname.slice(new URL(server.url).pathname.length) || 'index.html';
+    const body = await readFile(join(dist, path));
+    files.push({ file: path, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+  }
+  return files;
+}
+
+async function timeToReady(browser, url) {
+  const context = await browser.newContext();
+  await context.addInitScript(READY_PROBE);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__readyAt !== undefined);
+  const ms = await page.evaluate(() => window.__readyAt);
+  await context.close();
+  return ms;
+}
+
+async function wasmThroughput(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  const best = (name) =>
+    page.evaluate((name) => {
+      let top = 0;
+      for (let i = 0; i < 5; i++) top = Math.max(top, window.wasmBindings[name](200000));
+      return top;
+    }, name);
+  const figures = {
+    storeAppliesPerSec: await best('benchStoreApplies'),
+    workerRoundTripsPerSec: await best('benchWorkerRoundTrips'),
+  };
+  await context.close();
+  return figures;
+}
+
+async function stress(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.evaluate(() => {
+    const probe = { maxGap: 0, maxNodes: 0, longTasks: [] };
+    window.__probe = probe;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) probe.longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+    let last = performance.now();
+    let lastCount = 0;
+    const tick = () => {
+      const now = performance.now();
+      probe.maxGap = Math.max(probe.maxGap, now - last);
+      last = now;
+      if (now - lastCount > 50) {
+        probe.maxNodes = Math.max(probe.maxNodes, document.getElementsByTagName('*').length);
+        lastCount = now;
+      }
+      if (!probe.stop) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+  });
+  const start = Date.now();
+  await page.getByTestId('stress').click();
+  await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 120000 });
+  await page.locator('[data-testid="queue-count"][data-queued="0"]').waitFor();
+  const wall = Date.now() - start;
+  const probe = await page.evaluate(() => {
+    window.__probe.stop = true;
+    window.__probe.maxNodes = Math.max(window.__probe.maxNodes, document.getElementsByTagName('*').length);
+    return window.__probe;
+  });
+  await context.close();
+  return {
+    wallMs: wall,
+    longestGapMs: probe.maxGap,
+    longTasksOver50ms: probe.longTasks.length,
+    longestLongTaskMs: probe.longTasks.length ? Math.max(...probe.longTasks) : 0,
+    maxDomElements: probe.maxNodes,
+  };
+}
+
+const lab = await serveDist(DIST, '/docs/idempotency/');
+const counter = await serveDist(COUNTER_DIST, '/counter/');
+const browser = await launchBrowser();
+try {
+  const files = await firstVisitBytes(browser, lab, DIST);
+  const total = files.reduce((t, f) => ({ raw: t.raw + f.raw, gzip: t.gzip + f.gzip }), { raw: 0, gzip: 0 });
+  console.log('\nFirst visit downloads (release build, served under /docs/idempotency/):');
+  for (const f of files) console.log(`  ${f.file.padEnd(48)} ${kb(f.raw).padStart(10)} raw ${kb(f.gzip).padStart(10)} gzip`);
+  console.log(`  ${'total'.padEnd(48)} ${kb(total.raw).padStart(10)} raw ${kb(total.gzip).padStart(10)} gzip   (target <= 120 KB gzip)`);
+  results.firstVisit = { files, total };
+
+  const labTimes = [];
+  const counterTimes = [];
+  for (let i = 0; i < RUNS; i++) {
+    labTimes.push(await timeToReady(browser, lab.url));
+    counterTimes.push(await timeToReady(browser, counter.url));
+  }
+  const labMs = median(labTimes);
+  const counterMs = median(counterTimes);
+  console.log(`\nNavigation to data-ready, median of ${RUNS} cold loads in headless Chromium:`);
+  console.log(`  lab      ${labMs.toFixed(1)} ms   (runs: ${labTimes.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(`  counter  ${counterMs.toFixed(1)} ms   (runs: ${counterTimes.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(`  ratio    ${(labMs / counterMs).toFixed(2)}x   (target <= 1.3x)`);
+  results.startup = { labMs, counterMs, ratio: labMs / counterMs, labTimes, counterTimes };
+
+  const wasm = await wasmThroughput(browser, lab.url);
+  const native = JSON.parse(
+    execFileSync('cargo', ['run', '--quiet', '--release', '--example', 'bench_engine'], { cwd: ROOT, encoding: 'utf8' }).trim(),
+  );
+  console.log('\nEngine throughput (best of 5 runs of 200,000 operations):');
+  console.log(`  store applies/s        wasm ${fmt(wasm.storeAppliesPerSec).padStart(11)}   native ${fmt(native.storeAppliesPerSec).padStart(11)}   native/wasm ${(native.storeAppliesPerSec / wasm.storeAppliesPerSec).toFixed(2)}x   (target >= 1,000,000 in wasm, within 2x)`);
+  console.log(`  worker round trips/s   wasm ${fmt(wasm.workerRoundTripsPerSec).padStart(11)}   native ${fmt(native.workerRoundTripsPerSec).padStart(11)}   native/wasm ${(native.workerRoundTripsPerSec / wasm.workerRoundTripsPerSec).toFixed(2)}x   (target >= 250,000 in wasm, within 2x)`);
+  results.throughput = { wasm, native };
+
+  const s = await stress(browser, lab.url);
+  console.log('\nStress: 10,000 grants with 30% duplicates, through the page:');
+  console.log(`  done in                ${fmt(s.wallMs)} ms`);
+  console.log(`  longest main-thread gap ${s.longestGapMs.toFixed(1)} ms (setTimeout probe; target: no task over 50 ms)`);
+  console.log(`  long tasks over 50 ms  ${s.longTasksOver50ms}${s.longTasksOver50ms ? ` (longest ${s.longestLongTaskMs.toFixed(0)} ms)` : ''}`);
+  console.log(`  most DOM elements      ${fmt(s.maxDomElements)}`);
+  results.stress = s;
+
+  console.log(`\nBENCH_JSON ${JSON.stringify(results)}`);
+} finally {
+  await browser.close();
+  lab.close();
+  counter.close();
+}

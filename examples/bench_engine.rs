@@ -1,0 +1,26 @@
+//! Native engine throughput, printed as JSON for scripts/bench.sh to set beside the
+//! same workloads measured in Wasm.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use idempotency_lab::bench::{store_applies_per_sec, worker_round_trips_per_sec};
+
+fn now_ms() -> f64 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+}
+
+/// Best of several runs: the figure least disturbed by the rest of the machine.
+fn best(runs: usize, measure: impl Fn() -> f64) -> f64 {
+    (0..runs).map(|_| measure()).fold(0.0, f64::max)
+}
+
+fn main() {
+    let n = 200_000;
+    let applies = best(5, || store_applies_per_sec(n, now_ms));
+    let round_trips = best(5, || worker_round_trips_per_sec(n, now_ms));
+    println!(
+        "{{\"storeAppliesPerSec\": {applies:.0}, \"workerRoundTripsPerSec\": {round_trips:.0}}}"
+    );
+}

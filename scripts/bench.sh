@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the lab and a minimal Leptos counter (release, wasm-opt), then prints the
+# performance figures: download size, start-up beside the counter, engine
+# throughput in Wasm beside native, and the stress run. Figures, not pass/fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+. scripts/env.sh
+
+echo "== building the lab (release)"
+trunk build --release --locked >/dev/null
+echo "== building the counter baseline (release)"
+(cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/counter" trunk build --release --locked >/dev/null)
+echo "== measuring"
+node bench/run.mjs

@@ -1,0 +1,84 @@
+//! Engine workloads for the benchmark (`scripts/bench.sh`): the same code measured
+//! natively (examples/bench_engine.rs) and inside Wasm in the browser. Each takes
+//! a clock in milliseconds and returns operations per second; preparing the
+//! requests is left out of the timed part.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll};
+
+use futures::task::noop_waker;
+
+use crate::core::{GrantPoints, PointStore, PointWorker};
+
+fn grants(n: u32) -> Vec<GrantPoints> {
+    (0..n)
+        .map(|i| GrantPoints::new(format!("k{i}"), "bench", 1))
+        .collect()
+}
+
+/// Store applies per second: `n` new grants, then a retry of each of the first
+/// `n / 4` (a stored receipt to return), all through `PointStore::apply`.
+pub fn store_applies_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
+    let store = PointStore::new();
+    let grants = grants(n);
+    let retries = &grants[..grants.len() / 4];
+    let start = now_ms();
+    for grant in grants.iter().chain(retries) {
+        let _ = store.apply(grant);
+    }
+    let elapsed = now_ms() - start;
+    assert_eq!(store.balance("bench"), n as i32, "every grant applied once");
+    (grants.len() + retries.len()) as f64 / (elapsed / 1000.0)
+}
+
+/// Worker round trips per second: one producer awaits each answer before sending
+/// the next, and the consumer runs on the same thread. Polled by hand with a no-op
+/// waker, since both sides are always ready to move.
+pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
+    let store = PointStore::new();
+    let (worker, consumer) = PointWorker::new(store.clone());
+    let waker = noop_waker();
+    let mut cx = Context::from_waker(&waker);
+    let mut consumer = pin!(consumer);
+    let start = now_ms();
+    for grant in grants(n) {
+        let mut call = pin!(worker.process(grant, false));
+        loop {
+            if let Poll::Ready(result) = call.as_mut().poll(&mut cx) {
+                assert!(result.is_ok());
+                break;
+            }
+            let _ = consumer.as_mut().poll(&mut cx);
+        }
+    }
+    let elapsed = now_ms() - start;
+    assert_eq!(
+        store.balance("bench"),
+        n as i32,
+        "every round trip applied once"
+    );
+    f64::from(n) / (elapsed / 1000.0)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    fn now_ms() -> f64 {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now())
+    }
+
+    /// For the benchmark script: `wasmBindings.benchStoreApplies(n)`.
+    #[wasm_bindgen(js_name = benchStoreApplies)]
+    pub fn bench_store_applies(n: u32) -> f64 {
+        super::store_applies_per_sec(n, now_ms)
+    }
+
+    #[wasm_bindgen(js_name = benchWorkerRoundTrips)]
+    pub fn bench_worker_round_trips(n: u32) -> f64 {
+        super::worker_round_trips_per_sec(n, now_ms)
+    }
+}
