@@ -110,9 +110,9 @@ test('export, then import the file back; hostile files are refused whole', () =>
       ['garbage.json', 'this is not json', /not a lab session file/],
       ['other.json', '{"format":"something-else","version":1,"actions":[]}', /not a lab session/],
       ['future.json', '{"format":"idempotency-lab/session","version":7,"actions":[]}', /version 7/],
-      ['retry.json', '{"format":"idempotency-lab/session","version":1,"actions":[{"do":"retry-same"}]}', /action 1 cannot be replayed/],
+      ['retry.json', '{"format":"idempotency-lab/session","version":1,"actions":[{"retry-same":{}}]}', /action 1 cannot be replayed/],
       ['huge.json', ' '.repeat(300 * 1024), /at most 262144/],
-      ['long.json', JSON.stringify({ format: 'idempotency-lab/session', version: 1, actions: [{ do: 'check-balance', account_id: 'x'.repeat(500) }] }), /over 80 characters/],
+      ['long.json', JSON.stringify({ format: 'idempotency-lab/session', version: 1, actions: [{ 'check-balance': { account_id: 'x'.repeat(500) } }] }), /over 80 characters/],
     ];
     for (const [name, text, message] of hostile) {
       await importFile(name, text);

@@ -65,18 +65,18 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
             |e| matches!(e, SessionError::UnsupportedVersion(9)),
         ),
         (
-            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"do":"explode"}]}"#
+            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"explode":{}}]}"#
                 .into(),
             |e| matches!(e, SessionError::NotJson(_)),
         ),
         (
-            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"do":"retry-same"}]}"#
+            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"retry-same":{}}]}"#
                 .into(),
             |e| matches!(e, SessionError::Replay(r) if r.index == 0 && r.error == LabError::NothingToRetry),
         ),
         (
             format!(
-                r#"{{"format":"idempotency-lab/session","version":1,"actions":[{{"do":"check-balance","account_id":"{}"}}]}}"#,
+                r#"{{"format":"idempotency-lab/session","version":1,"actions":[{{"check-balance":{{"account_id":"{}"}}}}]}}"#,
                 "a".repeat(81)
             ),
             |e| matches!(e, SessionError::TextTooLong { index: 0 }),
@@ -84,14 +84,14 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
         (
             format!(
                 r#"{{"format":"idempotency-lab/session","version":1,"actions":[{}]}}"#,
-                [r#"{"do":"burst","account_id":"a","points":1,"count":10000}"#; 6].join(",")
+                [r#"{"burst":{"account_id":"a","points":1,"count":10000}}"#; 6].join(",")
             ),
             |e| matches!(e, SessionError::TooManySends(60_000)),
         ),
         (
             format!(
                 r#"{{"format":"idempotency-lab/session","version":1,"actions":[{}]}}"#,
-                vec![r#"{"do":"set-paused","paused":true}"#; MAX_ACTIONS + 1].join(",")
+                vec![r#"{"set-paused":{"paused":true}}"#; MAX_ACTIONS + 1].join(",")
             ),
             |e| matches!(e, SessionError::TooManyActions(_)),
         ),

@@ -10,7 +10,7 @@ use crate::core::GrantPoints;
 pub const MAX_BURST: u32 = 10_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// A producer hands this grant to the worker.
     Send {
