@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,4 +94,15 @@ export const lastRow = (page) => rows(page).last();
 
 export async function balanceOf(page, account) {
   return (await page.getByTestId(`balance-${account}`).textContent()).trim();
+}
+
+/** Runs `body(page, lab)` on a fresh lab, then checks it saw no error of any kind. */
+export async function checkedLab(browser, server, options, body) {
+  const lab = await openLab(browser, server, options);
+  try {
+    await body(lab.page, lab);
+    assert.deepEqual(lab.problems(), [], 'no page error, console error or foreign request');
+  } finally {
+    await lab.context.close();
+  }
 }

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, openLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+import { serveDist, launchBrowser, checkedLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
 
 let server;
 let browser;
@@ -19,16 +19,8 @@ after(async () => {
   server?.close();
 });
 
-/** Opens a lab for one test and, when the test ends, checks it saw no error. */
-async function withLab(options, body) {
-  const lab = await openLab(browser, server, options);
-  try {
-    await body(lab.page);
-    assert.deepEqual(lab.problems(), [], 'no page error, console error or foreign request');
-  } finally {
-    await lab.context.close();
-  }
-}
+/** A fresh lab for one test; when the test ends, it must have seen no error. */
+const withLab = (options, body) => checkedLab(browser, server, options, body);
 
 async function expectLast(page, outcome, { receipt, current }) {
   const row = lastRow(page);

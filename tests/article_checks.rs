@@ -6,18 +6,16 @@
 //! events is deterministic; a few use a `ThreadPool` or OS threads on purpose.
 
 use std::collections::HashSet;
-use std::future::Future;
-use std::pin::pin;
 use std::sync::Barrier;
-use std::task::{Context, Poll};
+use std::task::Poll;
 use std::thread;
-use std::time::Duration;
 
-use futures::channel::oneshot;
-use futures::executor::{block_on, LocalPool, ThreadPool};
-use futures::future::{select, Either};
-use futures::task::{noop_waker_ref, LocalSpawnExt, SpawnExt};
-use futures::FutureExt;
+use futures::executor::{LocalPool, ThreadPool};
+use futures::task::{LocalSpawnExt, SpawnExt};
+mod support;
+
+use support::{block_on_within, drive, poll_once, with_worker};
+
 use idempotency_lab::{
     deliver, GrantError, GrantPoints, GrantResult, PointStore, PointWorker, StoreOutcome,
 };
@@ -37,50 +35,6 @@ fn receipt(key: &str, account: &str, points: i32, balance: i32) -> GrantResult {
         account_id: account.to_owned(),
         points,
         balance,
-    }
-}
-
-/// Runs `body` against a fresh worker whose consumer is spawned on the same
-/// single-threaded pool, so queued deliveries are processed while `body` waits.
-fn with_worker<T>(store: &PointStore, body: impl AsyncFnOnce(&PointWorker) -> T) -> T {
-    let (worker, consumer) = PointWorker::new(store.clone());
-    let mut pool = LocalPool::new();
-    pool.spawner()
-        .spawn_local(consumer)
-        .expect("spawn the consumer");
-    drive(&mut pool, body(&worker))
-}
-
-/// Polls a future once with a waker that does nothing.
-fn poll_once<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
-    future.poll_unpin(&mut Context::from_waker(noop_waker_ref()))
-}
-
-/// Alternates between polling `future` and running the pool's tasks (the consumer) until
-/// the future is done. Everything is local, so each round makes progress; a future that
-/// is still pending after many rounds waits for an answer that will never come, and the
-/// test fails instead of hanging.
-fn drive<F: Future>(pool: &mut LocalPool, future: F) -> F::Output {
-    let mut future = pin!(future);
-    for _ in 0..1_000 {
-        if let Poll::Ready(output) = poll_once(&mut future) {
-            return output;
-        }
-        pool.run_until_stalled();
-    }
-    panic!("no progress: a delivery was never answered");
-}
-
-/// `block_on` for work done on other threads, failing instead of hanging.
-fn block_on_within<F: Future>(seconds: u64, future: F) -> F::Output {
-    let (alarm, timer) = oneshot::channel::<()>();
-    thread::spawn(move || {
-        thread::sleep(Duration::from_secs(seconds));
-        let _ = alarm.send(());
-    });
-    match block_on(select(pin!(future), timer)) {
-        Either::Left((output, _)) => output,
-        Either::Right(_) => panic!("no answer within {seconds} s"),
     }
 }
 

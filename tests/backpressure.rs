@@ -2,17 +2,16 @@
 //! The bounded queue: more producers than `PointWorker::CAPACITY` all finish, nothing is
 //! dropped, and producers really wait for room when the queue is full.
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll};
-use std::thread;
-use std::time::Duration;
+use std::task::Poll;
 
-use futures::channel::oneshot;
-use futures::executor::{block_on, LocalPool, ThreadPool};
-use futures::future::{join_all, select, Either};
-use futures::task::{noop_waker_ref, LocalSpawnExt, SpawnExt};
+use futures::executor::{LocalPool, ThreadPool};
+use futures::future::join_all;
+use futures::task::{LocalSpawnExt, SpawnExt};
 use futures::FutureExt;
+mod support;
+
+use support::{block_on_within, drive, poll_once};
+
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, PointStore, PointWorker};
 
 const PRODUCERS: usize = 40;
@@ -27,36 +26,6 @@ fn receipt_for(i: usize, balance: i32) -> GrantResult {
         account_id: "acct".to_owned(),
         points: 1,
         balance,
-    }
-}
-
-fn poll_once<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
-    future.poll_unpin(&mut Context::from_waker(noop_waker_ref()))
-}
-
-/// Alternates between polling `future` and running the pool's tasks (the consumer) until
-/// the future is done; fails instead of hanging when an answer never comes.
-fn drive<F: Future>(pool: &mut LocalPool, future: F) -> F::Output {
-    let mut future = pin!(future);
-    for _ in 0..1_000 {
-        if let Poll::Ready(output) = poll_once(&mut future) {
-            return output;
-        }
-        pool.run_until_stalled();
-    }
-    panic!("no progress: a delivery was never answered");
-}
-
-/// `block_on` for work done on other threads, failing instead of hanging.
-fn block_on_within<F: Future>(seconds: u64, future: F) -> F::Output {
-    let (alarm, timer) = oneshot::channel::<()>();
-    thread::spawn(move || {
-        thread::sleep(Duration::from_secs(seconds));
-        let _ = alarm.send(());
-    });
-    match block_on(select(pin!(future), timer)) {
-        Either::Left((output, _)) => output,
-        Either::Right(_) => panic!("no answer within {seconds} s"),
     }
 }
 

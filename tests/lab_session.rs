@@ -65,8 +65,7 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
             |e| matches!(e, SessionError::UnsupportedVersion(9)),
         ),
         (
-            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"explode":{}}]}"#
-                .into(),
+            r#"{"format":"idempotency-lab/session","version":1,"actions":[{"explode":{}}]}"#.into(),
             |e| matches!(e, SessionError::NotJson(_)),
         ),
         (
