@@ -68,8 +68,8 @@ export async function launchBrowser() {
  * Opens the lab and records every page error, console error and request to another
  * origin; `problems()` lists them so each test can assert there were none.
  */
-export async function openLab(browser, server, { query = '', locale = 'en-US', viewport } = {}) {
-  const context = await browser.newContext({ locale, viewport: viewport ?? { width: 1400, height: 1000 } });
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ locale, colorScheme, viewport: viewport ?? { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

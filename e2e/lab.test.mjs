@@ -36,7 +36,7 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expectLast(page, 'timeout-applied', { receipt: null, current: '100' });
     assert.equal(await balanceOf(page, 'account-7'), '100');
-    assert.equal(await page.getByLabel('Lose acknowledgement').isChecked(), false, 'armed for one delivery');
+    assert.equal(await page.getByLabel('Lose acknowledgement', { exact: true }).isChecked(), false, 'armed for one delivery');
 
     await page.getByRole('button', { name: 'Retry (same key)' }).click();
     await expectLast(page, 'replayed', { receipt: '100', current: '100' });
@@ -53,6 +53,7 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
     await expectLast(page, 'applied', { receipt: '200', current: '200' });
     assert.equal(await balanceOf(page, 'account-7'), '200');
     assert.equal(await rows(page).count(), 4);
+    assert.match(await page.getByTestId('retry-target').textContent(), /Retries resend: account-7 · order-1042-retry-2 · \+100/);
     assert.equal(await page.getByTestId('receipt-row').count(), 2);
   }));
 
@@ -117,7 +118,7 @@ test('a burst larger than the queue makes producers wait, then all complete', ()
   withLab({}, async (page) => {
     await page.getByLabel('Pause consumer').check();
     await page.getByLabel('Points').fill('5');
-    await page.getByRole('button', { name: /Send a burst of 20/ }).click();
+    await page.getByRole('button', { name: /Burst: 20 grants at once/ }).click();
     assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '16');
     assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '4');
     assert.match(await page.getByTestId('waiting').textContent(), /4 producers waiting/);
@@ -152,6 +153,9 @@ test('Reset empties the lab', () =>
     assert.equal(await page.getByTestId('balance-account-7').count(), 0);
     await page.getByRole('button', { name: 'Retry (same key)' }).click();
     assert.match(await page.getByTestId('notice').textContent(), /Nothing to retry/);
+    await page.getByLabel('Lose acknowledgement', { exact: true }).check();
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    assert.equal(await page.getByLabel('Lose acknowledgement', { exact: true }).isChecked(), true, 'a refused retry leaves the fault armed');
   }));
 
 test('Persian: right to left, chosen by ?lang=fa or by the browser', async () => {
@@ -194,6 +198,14 @@ test('English screenshot after the article walk, and a phone-width page that fit
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('button', { name: 'Check balance' }).click();
     await page.screenshot({ path: join(ARTIFACTS, 'lab-en.png'), fullPage: true });
+  });
+  await withLab({ colorScheme: 'dark', query: '?lang=fa' }, async (page) => {
+    await page.getByLabel('گم‌شدن تأیید').check();
+    await page.getByRole('button', { name: 'ارسال', exact: true }).click();
+    await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(17, 19, 24)', 'the dark theme follows the system');
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-fa-dark.png'), fullPage: true });
   });
   await withLab({ viewport: { width: 390, height: 844 } }, async (page) => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();

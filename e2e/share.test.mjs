@@ -49,6 +49,7 @@ test('a permalink opens the same state in a fresh browser', async () => {
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(link);
     await page.waitForSelector('body[data-ready="true"]');
     assert.deepEqual(await outcomes(page), WALK);
@@ -104,7 +105,7 @@ test('export, then import the file back; hostile files are refused whole', () =>
       ['other.json', '{"format":"something-else","version":1,"actions":[]}', /not a lab session/],
       ['future.json', '{"format":"idempotency-lab/session","version":7,"actions":[]}', /version 7/],
       ['retry.json', '{"format":"idempotency-lab/session","version":1,"actions":[{"retry-same":{}}]}', /action 1 cannot be replayed/],
-      ['huge.json', ' '.repeat(300 * 1024), /at most 262144/],
+      ['huge.json', ' '.repeat(4 * 1024 * 1024 + 1), /at most 4194304/],
       ['long.json', JSON.stringify({ format: 'idempotency-lab/session', version: 1, actions: [{ 'check-balance': { account_id: 'x'.repeat(500) } }] }), /over 80 characters/],
     ];
     for (const [name, text, message] of hostile) {
@@ -142,6 +143,7 @@ test('embedded in an iframe: compact, opens a shared state, fits its frame', asy
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.setContent(
       `<h1>Docs page</h1><iframe title="lab" src="${server.url}?embed=1&lang=en#state=${token}" style="width:640px;height:600px;border:1px solid #999"></iframe>`,
     );

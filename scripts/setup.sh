@@ -11,7 +11,16 @@ TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_root() {
+  if [ "$(id -u)" = 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    echo "[setup] needs root (or sudo) to run: $*" >&2
+    exit 1
+  fi
+}
 
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -42,11 +51,12 @@ if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   cargo install trunk --version "$TRUNK_VERSION" --locked --force
 fi
 
-# npm tools: wasm-opt (binaryen) and playwright-core. Reinstall only when the
-# manifest changed since the last install.
-if [ ! -f node_modules/.installed ] || [ package.json -nt node_modules/.installed ]; then
+# npm tools: wasm-opt (binaryen) and playwright-core, exactly as package-lock.json
+# says. Reinstall only when the manifest or the lock changed since the last install.
+if [ ! -f node_modules/.installed ] || [ package.json -nt node_modules/.installed ] \
+  || [ package-lock.json -nt node_modules/.installed ]; then
   say "installing npm tools (binaryen, playwright-core)"
-  npm install --no-audit --no-fund --loglevel=error
+  npm ci --no-audit --no-fund --loglevel=error
   touch node_modules/.installed
 fi
 

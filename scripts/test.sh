@@ -32,4 +32,4 @@ rm -rf dist
 trunk build --release --locked
 
 step "end-to-end tests in Chromium"
-node --test --test-concurrency=1 e2e/
+node --test --test-concurrency=1 e2e/*.test.mjs

@@ -72,6 +72,17 @@ impl Lang {
     }
 }
 
+/// Left-to-right data (a key, an account) inside right-to-left prose, where no
+/// `<bdi>` can go (a `title`): Unicode's first-strong isolate keeps it whole.
+fn isolate(text: &str) -> String {
+    format!("\u{2068}{text}\u{2069}")
+}
+
+/// A number in Persian prose.
+fn fa(n: impl std::fmt::Display) -> String {
+    Lang::Fa.prose_number(n)
+}
+
 /// One language's words. Functions build the sentences that carry values.
 pub struct Texts {
     pub title: &'static str,
@@ -87,6 +98,7 @@ pub struct Texts {
     pub send: &'static str,
     pub retry_same: &'static str,
     pub retry_fresh: &'static str,
+    pub retries_resend: &'static str,
     pub check_balance: &'static str,
     pub reset: &'static str,
     pub burst: fn(Lang, u32) -> String,
@@ -142,6 +154,7 @@ pub struct Texts {
     pub imported: fn(Lang, usize) -> String,
     pub link_failed: &'static str,
     pub import_failed: &'static str,
+    pub saved_failed: &'static str,
     pub session_error: fn(&SessionError) -> String,
     pub open_full: &'static str,
     pub stress: fn(Lang) -> String,
@@ -172,9 +185,10 @@ static EN: Texts = Texts {
     send: "Send",
     retry_same: "Retry (same key)",
     retry_fresh: "Retry (fresh key)",
+    retries_resend: "Retries resend:",
     check_balance: "Check balance",
     reset: "Reset",
-    burst: |_, n| format!("Send a burst of {n}"),
+    burst: |_, n| format!("Burst: {n} grants at once"),
     queue: "Worker queue",
     queue_slots: |_, used, cap| format!("{used} of {cap} slots taken"),
     consumer_holds: "Consumer is applying",
@@ -258,6 +272,7 @@ static EN: Texts = Texts {
     imported: |_, n| format!("Session imported: {n} actions replayed."),
     link_failed: "The link's session could not be opened, so the lab kept its state:",
     import_failed: "The file was not imported, so the lab kept its state:",
+    saved_failed: "The session saved before the reload could not be restored, so the lab starts empty:",
     session_error: |e| e.to_string(),
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
@@ -271,13 +286,13 @@ static EN: Texts = Texts {
 
 static FA: Texts = Texts {
     title: "آزمایشگاه ایدمپوتنسی",
-    tagline: "یک تلاش دوباره را خراب کن و بعد درستش کن: ببین چرا ارسال دوبارهٔ «۱۰۰ امتیاز بده» نباید دو بار امتیاز بدهد.",
+    tagline: "ببین تلاش دوباره کجا خرابکاری می‌کند و چطور درستش کنی: چرا فرستادن دوبارهٔ «۱۰۰ امتیاز بده» نباید دو بار امتیاز بدهد.",
     language_name: "فارسی",
     how_to: [
-        "«گم‌شدن تأیید» را روشن کن و «ارسال» را بزن: امتیاز اضافه می‌شود، ولی فرستنده فقط مهلت‌گذشتن را می‌بیند.",
-        "«تلاش دوباره (همان کلید)» را بزن: انبار کلید را می‌شناسد و همان رسید ذخیره‌شده را برمی‌گرداند. چیزی اضافه نمی‌شود.",
-        "امتیاز را عوض کن و با همان کلید دوباره بفرست: انبار رد می‌کند، چون هر کلید فقط یک درخواست را نام می‌برد.",
-        "«تلاش دوباره (کلید تازه)» را بزن: کلید تازه یعنی عملیات تازه، و امتیاز بار دوم هم اضافه می‌شود.",
+        "«گم‌شدن تأیید» را روشن کن و «ارسال» را بزن: امتیاز اضافه می‌شود، ولی فراخواننده فقط با پایان مهلت (timeout) روبه‌رو می‌شود.",
+        "«تلاش دوباره (همان کلید)» را بزن: مخزن کلید را می‌شناسد و همان رسید ذخیره‌شده را برمی‌گرداند. چیزی اضافه نمی‌شود.",
+        "امتیاز را عوض کن و با همان کلید دوباره بفرست: مخزن رد می‌کند، چون هر کلید فقط یک درخواست را نام می‌برد.",
+        "«تلاش دوباره (کلید تازه)» را بزن: کلید تازه یعنی عملیات تازه، و امتیاز برای بار دوم اضافه می‌شود.",
     ],
     request: "درخواست",
     account: "حساب",
@@ -288,18 +303,19 @@ static FA: Texts = Texts {
     send: "ارسال",
     retry_same: "تلاش دوباره (همان کلید)",
     retry_fresh: "تلاش دوباره (کلید تازه)",
+    retries_resend: "تلاش دوباره این را می‌فرستد:",
     check_balance: "دیدن موجودی",
-    reset: "از نو",
-    burst: |lang, n| format!("ارسال یک‌بارهٔ {} درخواست", lang.prose_number(n)),
+    reset: "بازنشانی",
+    burst: |lang, n| format!("هجوم: {} درخواست هم‌زمان", lang.prose_number(n)),
     queue: "صف کارگر",
     queue_slots: |lang, used, cap| {
-        format!("{} از {} جا پر است", lang.prose_number(used), lang.prose_number(cap))
+        format!("{} خانه از {} خانه پر است", lang.prose_number(used), lang.prose_number(cap))
     },
-    consumer_holds: "مصرف‌کننده در حال اعمال",
+    consumer_holds: "در دست مصرف‌کننده",
     consumer_idle: "مصرف‌کننده بیکار است",
     producers_waiting: |lang, n| match n {
         0 => "هیچ تولیدکننده‌ای منتظر نیست".to_string(),
-        n => format!("{} تولیدکننده منتظر جای خالی", lang.prose_number(n)),
+        n => format!("{} تولیدکننده منتظر جای خالی‌اند", lang.prose_number(n)),
     },
     pause: "توقف مصرف‌کننده",
     delay: "تأخیر پردازش",
@@ -308,12 +324,12 @@ static FA: Texts = Texts {
     timeline_empty: "هنوز تلاشی نشده. برای شروع یک درخواست بفرست.",
     col_attempt: "تلاش",
     col_request: "درخواست",
-    col_store: "کار انبار",
-    col_caller: "پاسخ به فرستنده",
+    col_store: "مخزن چه کرد",
+    col_caller: "فراخواننده چه گرفت",
     col_balance: "موجودی فعلی",
     nth_attempt: |lang, n| match n {
-        1 => "نخستین".to_string(),
-        n => format!("تلاش دوبارهٔ {}", lang.prose_number(n - 1)),
+        1 => "تلاش نخست".to_string(),
+        n => format!("تلاش دوباره، بار {}", lang.prose_number(n - 1)),
     },
     lost_ack_marker: "تأیید گم شد",
     outcome: |o| match o {
@@ -323,7 +339,7 @@ static FA: Texts = Texts {
         Outcome::Timeout => "مهلت گذشت (بی‌تغییر)",
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
     },
-    store_applied: "امتیاز افزوده:",
+    store_applied: "امتیاز افزوده شد:",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
     store_rejected: "رد کرد",
     caller_receipt: "رسید، موجودی",
@@ -331,26 +347,23 @@ static FA: Texts = Texts {
     caller_timeout: "مهلت گذشت: نتیجه نامعلوم",
     chart_title: "موجودی در گذر زمان:",
     chart_current: "موجودی فعلی",
-    chart_receipt: "موجودیِ رسیدی که فرستنده گرفت",
-    chart_unseen: "اعمال شد، ولی فرستنده هرگز نفهمید",
+    chart_receipt: "موجودیِ رسیدی که فراخواننده گرفت",
+    chart_unseen: "اعمال شد، ولی فراخواننده هرگز نفهمید",
     chart_empty: "هنوز چیزی برای این حساب نیست.",
-    store: "انبار",
+    store: "مخزن",
     balances: "موجودی‌ها",
     receipts: "رسیدها بر پایهٔ (حساب، کلید)",
     no_balances: "هنوز هیچ حسابی امتیاز ندارد.",
     no_receipts: "هنوز رسیدی ذخیره نشده.",
     receipt_balance: "موجودی روی رسید",
     balance_read: "موجودی فعلی",
-    balance_read_note: "خواندنی جدا از انبار، نه یک رسید.",
+    balance_read_note: "خواندنِ جداگانهٔ مخزن، نه یک رسید.",
     field_error: |e| match e {
         FieldError::Empty => "لازم است: نمی‌تواند خالی یا فقط فاصله باشد.".to_string(),
-        FieldError::TooLong => format!(
-            "بیش از اندازه بلند: حداکثر {} نویسه.",
-            Lang::Fa.prose_number(MAX_FIELD_CHARS)
-        ),
+        FieldError::TooLong => format!("بیش از اندازه بلند: حداکثر {} نویسه.", fa(MAX_FIELD_CHARS)),
         FieldError::NotANumber => "عدد صحیح نیست.".to_string(),
         FieldError::NotPositive => "باید ۱ یا بیشتر باشد.".to_string(),
-        FieldError::TooLarge => format!("بیش از اندازه بزرگ: حداکثر {}.", i32::MAX),
+        FieldError::TooLarge => format!("بیش از اندازه بزرگ: حداکثر {}.", fa(i32::MAX)),
     },
     grant_error: |e| match e {
         GrantError::EmptyKey => "کلید خالی است؛ به عملیات یک کلید بده.".to_string(),
@@ -358,7 +371,7 @@ static FA: Texts = Texts {
         GrantError::NonPositivePoints => "امتیاز باید ۱ یا بیشتر باشد.".to_string(),
         GrantError::Overflow => format!(
             "موجودی تازه از {} بیشتر می‌شد؛ چیزی تغییر نکرد.",
-            i32::MAX
+            fa(i32::MAX)
         ),
         GrantError::Timeout => {
             "تأییدی نرسید؛ شاید امتیاز ثبت شده باشد، شاید نه. با همان کلید دوباره بفرست.".to_string()
@@ -366,7 +379,10 @@ static FA: Texts = Texts {
         GrantError::WorkerStopped => "کارگر متوقف شده و کار تازه نمی‌پذیرد.".to_string(),
         GrantError::PayloadMismatch { stored, rejected } => format!(
             "کلید «{}» روی حساب «{}» پیش‌تر برای {} امتیاز به کار رفته؛ درخواست {} امتیاز با همان کلید رد می‌شود.",
-            stored.key, stored.account_id, stored.points, rejected.points
+            isolate(&stored.key),
+            isolate(&stored.account_id),
+            stored.points,
+            rejected.points
         ),
     },
     grant_error_short: |e| match e {
@@ -383,43 +399,58 @@ static FA: Texts = Texts {
     lab_error: |e| match e {
         LabError::NothingToRetry => "هنوز چیزی برای تلاش دوباره نیست: اول یک درخواست بفرست.".to_string(),
         LabError::Idle => "مصرف‌کننده کاری ندارد.".to_string(),
-        LabError::BurstSize(n) => format!("اندازهٔ ارسال یک‌باره نامعتبر است: {n}"),
+        LabError::BurstSize(n) => format!(
+            "اندازهٔ هجوم باید از ۱ تا {} باشد، نه {}.",
+            fa(crate::lab::MAX_BURST),
+            fa(n)
+        ),
         LabError::NoSteps => "دست‌کم یک گام لازم است.".to_string(),
-        LabError::DuplicatePercent(p) => {
-            format!("سهم تکراری‌ها باید بین ۰ تا ۱۰۰ درصد باشد، نه {p}.")
-        }
+        LabError::DuplicatePercent(p) => format!(
+            "سهم تکراری‌ها باید از ۰ تا ۱۰۰ درصد باشد، نه {}.",
+            Lang::Fa.prose_number(p)
+        ),
+        LabError::SessionFull => format!(
+            "این نشست به بیشترین اندازهٔ یک نشست ذخیره‌شده رسیده است ({} کنش، {} درخواست)؛ اگر می‌خواهی نگهش داری برون‌بُردش کن و بعد برای ادامه بازنشانی کن.",
+            Lang::Fa.prose_number(MAX_ACTIONS),
+            Lang::Fa.prose_number(MAX_SENDS)
+        ),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     language: "زبان",
     share: "هم‌رسانی و نگه‌داری",
     copy_link: "رونوشت پیوند به همین وضعیت",
-    link_hint: "پیوند به همین وضعیت (اگر مرورگر اجازه دهد، رونوشت هم گرفته شد):",
-    export: "برون‌بری JSON",
-    import: "درون‌بری JSON",
-    imported: |lang, n| format!("نشست درون‌بری شد: {} کنش دوباره اجرا شد.", lang.prose_number(n)),
+    link_hint: "پیوند به همین وضعیت (اگر مرورگر اجازه داده باشد، رونوشت هم گرفته شده است):",
+    export: "برون‌بُرد JSON",
+    import: "درون‌بُرد JSON",
+    imported: |lang, n| format!("نشست درون‌بُرد شد: {} کنش دوباره اجرا شد.", lang.prose_number(n)),
     link_failed: "نشستِ پیوند باز نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
-    import_failed: "پرونده درون‌بری نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
+    import_failed: "پرونده درون‌بُرد نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
+    saved_failed: "نشستی که پیش از بارگذاری دوباره ذخیره شده بود بازیابی نشد، پس آزمایشگاه خالی آغاز می‌شود:",
     session_error: |e| match e {
         SessionError::TooLarge { bytes } => format!(
-            "اندازهٔ نشست {bytes} بایت است؛ حداکثر {MAX_SESSION_BYTES} بایت پذیرفته می‌شود."
+            "اندازهٔ نشست {} بایت است؛ حداکثر {} بایت پذیرفته می‌شود.",
+            fa(bytes),
+            fa(MAX_SESSION_BYTES)
         ),
         SessionError::BadLink => "پیوند آسیب دیده یا بریده شده است.".to_string(),
-        SessionError::NotJson(why) => format!("این پروندهٔ نشست آزمایشگاه نیست ({why})."),
+        // The parser's own words are English; the Persian sentence stands alone.
+        SessionError::NotJson(_) => "این پروندهٔ نشست آزمایشگاه نیست.".to_string(),
         SessionError::WrongFormat => "این JSON نشست آزمایشگاه نیست.".to_string(),
-        SessionError::UnsupportedVersion(v) => format!("نسخهٔ نشست {v} پشتیبانی نمی‌شود."),
+        SessionError::UnsupportedVersion(v) => format!("نسخهٔ نشست {} پشتیبانی نمی‌شود.", fa(v)),
         SessionError::TooManyActions(n) => {
-            format!("نشست {n} کنش دارد؛ حداکثر {MAX_ACTIONS} پذیرفته می‌شود.")
+            format!("نشست {} کنش دارد؛ حداکثر {} پذیرفته می‌شود.", fa(n), fa(MAX_ACTIONS))
         }
         SessionError::TooManySends(n) => {
-            format!("نشست {n} درخواست می‌فرستد؛ حداکثر {MAX_SENDS} پذیرفته می‌شود.")
+            format!("نشست {} درخواست می‌فرستد؛ حداکثر {} پذیرفته می‌شود.", fa(n), fa(MAX_SENDS))
         }
         SessionError::TextTooLong { index } => format!(
-            "کنش {} حساب یا کلیدی بلندتر از {MAX_FIELD_CHARS} نویسه دارد.",
-            index + 1
+            "کنش {} حساب یا کلیدی بلندتر از {} نویسه دارد.",
+            fa(index + 1),
+            fa(MAX_FIELD_CHARS)
         ),
         SessionError::Replay(e) => format!(
             "کنش {} را نمی‌توان دوباره اجرا کرد: {}",
-            e.index + 1,
+            fa(e.index + 1),
             (FA.lab_error)(&e.error)
         ),
     },

@@ -280,17 +280,108 @@ fn the_form_refuses_every_bad_field_and_reads_a_good_one() {
 }
 
 #[test]
-fn the_timeline_window_pages_back_from_the_newest_row() {
+fn the_timeline_window_follows_the_newest_rows_or_stays_where_it_was_anchored() {
     use idempotency_lab::lab::page_window;
-    assert_eq!(page_window(0, 0, 50), 0..0);
-    assert_eq!(page_window(10, 0, 50), 0..10);
-    assert_eq!(page_window(120, 0, 50), 70..120);
-    assert_eq!(page_window(120, 1, 50), 20..70);
-    assert_eq!(page_window(120, 2, 50), 0..20);
+    assert_eq!(page_window(0, None, 25), 0..0);
+    assert_eq!(page_window(10, None, 25), 0..10);
+    assert_eq!(page_window(120, None, 25), 95..120);
+    assert_eq!(page_window(120, Some(95), 25), 70..95);
     assert_eq!(
-        page_window(120, 9, 50),
-        0..20,
-        "past the oldest page stays on it"
+        page_window(500, Some(95), 25),
+        70..95,
+        "an anchored page ignores new rows"
     );
-    assert_eq!(page_window(100, 1, 50), 0..50);
+    assert_eq!(
+        page_window(120, Some(10), 25),
+        0..25,
+        "never shorter than a page"
+    );
+    assert_eq!(page_window(120, Some(999), 25), 95..120);
+    assert_eq!(page_window(10, Some(3), 25), 0..10);
+}
+
+#[test]
+fn what_a_retry_resends_does_not_depend_on_how_far_the_consumer_got() {
+    for pause in [false, true] {
+        let mut lab = Lab::new();
+        lab.dispatch(Action::SetPaused { paused: pause }).unwrap();
+        for points in [100, 200] {
+            lab.dispatch(Action::Send {
+                grant: GrantPoints::new("k", "account-7", points),
+                lose_acknowledgement: false,
+            })
+            .unwrap();
+        }
+        lab.dispatch(Action::Send {
+            grant: GrantPoints::new(" ", "account-7", 5),
+            lose_acknowledgement: false,
+        })
+        .unwrap();
+        lab.drain();
+        assert_eq!(
+            lab.state().retry_target(),
+            Some(GrantPoints::new("k", "account-7", 100)),
+            "neither the changed payload nor the invalid key is a retry target (paused: {pause})"
+        );
+    }
+}
+
+#[test]
+fn a_fresh_key_stays_within_the_form_limit() {
+    let mut lab = Lab::new();
+    let long_key = "k".repeat(idempotency_lab::lab::MAX_FIELD_CHARS);
+    send(&mut lab, 1, &long_key, false);
+    for _ in 0..3 {
+        lab.dispatch(Action::RetryFresh {
+            lose_acknowledgement: false,
+        })
+        .unwrap();
+    }
+    lab.drain();
+    let keys: Vec<&str> = lab
+        .state()
+        .timeline()
+        .iter()
+        .map(|r| r.attempt.grant.key.as_str())
+        .collect();
+    assert!(keys[1..]
+        .iter()
+        .all(|k| k.chars().count() <= idempotency_lab::lab::MAX_FIELD_CHARS));
+    assert_eq!(
+        lab.state().store().balance("account-7"),
+        4,
+        "each fresh key is new"
+    );
+}
+
+#[test]
+fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "a".into(),
+        points: 2,
+        count: 25,
+    })
+    .unwrap();
+    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Advance { steps: 5 }).unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "a".into(),
+    })
+    .unwrap();
+    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    let copy = Lab::replay(lab.history()).unwrap();
+    let ids = |q: &std::collections::VecDeque<idempotency_lab::lab::Attempt>| {
+        q.iter().map(|a| a.id).collect::<Vec<_>>()
+    };
+    let (a, b) = (lab.state(), copy.state());
+    assert_eq!(ids(a.queue()), ids(b.queue()));
+    assert_eq!(ids(a.waiting()), ids(b.waiting()));
+    assert_eq!(a.in_hand(), b.in_hand());
+    assert!(a.in_hand().is_some(), "stopped while holding a delivery");
+    assert_eq!(a.paused(), b.paused());
+    assert_eq!(a.last_read(), b.last_read());
+    assert_eq!(a.last_read().unwrap().balance, 4);
+    assert_eq!(a.timeline(), b.timeline());
 }

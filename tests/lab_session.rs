@@ -167,3 +167,45 @@ fn a_stress_run_outside_its_limits_is_refused() {
     );
     assert!(lab.history().actions.is_empty());
 }
+
+#[test]
+fn the_lab_refuses_to_grow_past_what_a_session_file_may_hold() {
+    use idempotency_lab::lab::{MAX_BURST, MAX_SENDS};
+    let mut lab = Lab::new();
+    let burst = || Action::Burst {
+        account_id: "a".into(),
+        points: 1,
+        count: MAX_BURST,
+    };
+    let mut accepted = 0u64;
+    while lab.dispatch(burst()).is_ok() {
+        accepted += u64::from(MAX_BURST);
+    }
+    assert_eq!(
+        accepted,
+        MAX_SENDS / u64::from(MAX_BURST) * u64::from(MAX_BURST)
+    );
+    assert_eq!(lab.dispatch(burst()), Err(LabError::SessionFull));
+    // Work already queued can still finish, and the full session still round-trips.
+    lab.drain();
+    assert_eq!(lab.state().in_flight(), 0);
+    let copy = from_json(&to_json(lab.history())).unwrap();
+    assert_eq!(copy.state().timeline().len() as u64, accepted);
+
+    let mut lab = Lab::new();
+    let mut sent = 0;
+    while lab
+        .dispatch(Action::CheckBalance {
+            account_id: "a".into(),
+        })
+        .is_ok()
+    {
+        sent += 1;
+    }
+    assert_eq!(
+        sent,
+        MAX_ACTIONS - 1,
+        "the last place is kept for the consumer"
+    );
+    assert!(from_json(&to_json(lab.history())).is_ok());
+}

@@ -10,6 +10,7 @@ use std::fmt;
 use crate::core::{deliver, GrantPoints, PointStore, PointWorker};
 
 use super::action::{Action, MAX_BURST};
+use super::form::MAX_FIELD_CHARS;
 use super::timeline::{Attempt, AttemptRow, Origin};
 
 /// Why an action was refused. A refused action changes nothing and is not recorded.
@@ -25,6 +26,8 @@ pub enum LabError {
     NoSteps,
     /// A stress run's duplicate share above 100 %.
     DuplicatePercent(u8),
+    /// The session has reached the size a file or link may carry; reset to go on.
+    SessionFull,
 }
 
 impl fmt::Display for LabError {
@@ -41,6 +44,13 @@ impl fmt::Display for LabError {
             LabError::DuplicatePercent(p) => {
                 write!(f, "the share of duplicates must be 0 to 100 %, not {p} %")
             }
+            LabError::SessionFull => write!(
+                f,
+                "this session is as large as a saved session may be ({} actions, {} grants); \
+                 export it if you want to keep it, then reset to go on",
+                super::session::MAX_ACTIONS,
+                super::session::MAX_SENDS
+            ),
         }
     }
 }
@@ -68,6 +78,11 @@ pub struct LabState {
     sent: u64,
     bursts_sent: u64,
     last_request: Option<GrantPoints>,
+    /// What the retry buttons resend (see [`LabState::retry_target`]).
+    retry_target: Option<GrantPoints>,
+    /// The points each (account, key) was first sent with: the payload the store
+    /// will keep, so a later request with other points is known to be refused.
+    claims: HashMap<(String, String), i32>,
     last_read: Option<BalanceRead>,
 }
 
@@ -238,7 +253,12 @@ impl LabState {
             attempt_of_key: *count,
             lose_acknowledgement,
         };
+        let scoped = (grant.account_id.clone(), grant.key.clone());
+        let claimed = *self.claims.entry(scoped).or_insert(grant.points);
         if origin != Origin::Burst {
+            if claimed == grant.points && is_valid(&grant) {
+                self.retry_target = Some(grant.clone());
+            }
             self.last_request = Some(grant);
         }
         if self.queue.len() < PointWorker::CAPACITY {
@@ -249,26 +269,12 @@ impl LabState {
     }
 
     /// The request the retry buttons resend: the newest one a person sent (bursts
-    /// aside) that the store has not refused. A refused request would only be
-    /// refused again, so retrying means the operation still worth repeating.
+    /// aside) that the store will not refuse, i.e. valid and not reusing a key that
+    /// was first sent with other points. A refused request would only be refused
+    /// again. Decided when each request is sent, so it never depends on how far the
+    /// consumer has got.
     pub fn retry_target(&self) -> Option<GrantPoints> {
-        let is_own = |a: &&Attempt| a.origin != Origin::Burst;
-        // Attempts still in flight are newer than every finished one (one FIFO consumer).
-        let in_flight = self
-            .waiting
-            .iter()
-            .rev()
-            .chain(self.queue.iter().rev())
-            .chain(self.in_hand.iter())
-            .find(is_own);
-        let finished = || {
-            self.timeline
-                .iter()
-                .rev()
-                .find(|row| is_own(&&row.attempt) && row.store_error().is_none())
-                .map(|row| &row.attempt)
-        };
-        in_flight.or_else(finished).map(|a| a.grant.clone())
+        self.retry_target.clone()
     }
 
     /// A key for this account that no attempt has used yet, derived from `base`.
@@ -278,6 +284,8 @@ impl LabState {
             Some((stem, n)) if n.parse::<u32>().is_ok() => stem,
             _ => base,
         };
+        // Keep the new key within what the form accepts, suffix included.
+        let stem: String = stem.chars().take(MAX_FIELD_CHARS - 16).collect();
         (2..)
             .map(|n| format!("{stem}-retry-{n}"))
             .find(|key| {
@@ -336,4 +344,9 @@ impl Chooser {
         z ^= z >> 31;
         (z % u64::from(bound)) as u32
     }
+}
+
+/// The store's own validation, known before the grant is delivered.
+fn is_valid(grant: &GrantPoints) -> bool {
+    !grant.key.trim().is_empty() && !grant.account_id.trim().is_empty() && grant.points > 0
 }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::engine::{LabError, LabState};
+use super::session::{MAX_ACTIONS, MAX_SENDS};
 
 /// A recorded session: the list of actions, in the form exported and shared.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +26,8 @@ pub struct ReplayError {
 pub struct Lab {
     state: LabState,
     history: History,
+    /// Grants queued by the whole history, against [`MAX_SENDS`].
+    sends: u64,
 }
 
 impl Lab {
@@ -34,9 +37,11 @@ impl Lab {
 
     /// Carries out an action and records it; a refused action is not recorded.
     pub fn dispatch(&mut self, action: Action) -> Result<(), LabError> {
+        self.check_room(&action)?;
         let before = self.state.steps_to_drain();
         self.state.apply(&action)?;
         let Action::Advance { .. } = action else {
+            self.sends += action.sends();
             self.history.actions.push(action);
             return Ok(());
         };
@@ -50,6 +55,25 @@ impl Lab {
             _ => self.history.actions.push(Action::Advance { steps: made }),
         }
         Ok(())
+    }
+
+    /// A session must stay within what a file or link may carry, or it could not be
+    /// restored after a reload nor imported again. The last place is kept for the
+    /// consumer, so work already queued can always finish.
+    fn check_room(&self, action: &Action) -> Result<(), LabError> {
+        let actions = self.history.actions.len();
+        let full = match action {
+            Action::Advance { .. } => {
+                actions >= MAX_ACTIONS
+                    && !matches!(self.history.actions.last(), Some(Action::Advance { .. }))
+            }
+            _ => actions + 1 >= MAX_ACTIONS || self.sends + action.sends() > MAX_SENDS,
+        };
+        if full {
+            Err(LabError::SessionFull)
+        } else {
+            Ok(())
+        }
     }
 
     /// Lets the consumer run until it has nothing left it may do.

@@ -17,7 +17,7 @@ pub use engine::{BalanceRead, LabError, LabState};
 pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};
 pub use session::{
-    from_json, from_link_token, to_json, to_link_token, SessionError, MAX_ACTIONS, MAX_SENDS,
-    MAX_SESSION_BYTES,
+    from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError, MAX_ACTIONS,
+    MAX_SENDS, MAX_SESSION_BYTES,
 };
 pub use timeline::{page_window, Attempt, AttemptRow, Origin, Outcome};

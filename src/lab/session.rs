@@ -15,8 +15,9 @@ use super::history::{History, Lab, ReplayError};
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
 pub const FORMAT: &str = "idempotency-lab/session";
 pub const VERSION: u32 = 1;
-/// Largest file (and decoded link) accepted: far above any real session.
-pub const MAX_SESSION_BYTES: usize = 256 * 1024;
+/// Largest file (and decoded link) accepted: room for the largest session the lab
+/// lets a person build (every action at its longest, pretty-printed).
+pub const MAX_SESSION_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_ACTIONS: usize = 5_000;
 /// Most grants a whole session may queue, so a shared link cannot freeze the page.
 pub const MAX_SENDS: u64 = 50_000;
@@ -92,14 +93,22 @@ impl fmt::Display for SessionError {
 
 impl std::error::Error for SessionError {}
 
-/// The session as a pretty JSON file.
-pub fn to_json(history: &History) -> String {
-    let file = SessionFile {
+fn session_file(history: &History) -> SessionFile {
+    SessionFile {
         format: FORMAT.to_string(),
         version: VERSION,
         actions: history.actions.clone(),
-    };
-    serde_json::to_string_pretty(&file).expect("a session always serializes")
+    }
+}
+
+/// The session as a pretty JSON file, for people to keep and read.
+pub fn to_json(history: &History) -> String {
+    serde_json::to_string_pretty(&session_file(history)).expect("a session always serializes")
+}
+
+/// The same, compact: for browser storage.
+pub fn to_compact_json(history: &History) -> String {
+    serde_json::to_string(&session_file(history)).expect("a session always serializes")
 }
 
 /// Reads and replays a session file. On any error nothing is built.
@@ -124,12 +133,7 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
 
 /// The session as a URL-safe token for a link's fragment (compact JSON, base64url).
 pub fn to_link_token(history: &History) -> String {
-    let file = SessionFile {
-        format: FORMAT.to_string(),
-        version: VERSION,
-        actions: history.actions.clone(),
-    };
-    URL_SAFE_NO_PAD.encode(serde_json::to_vec(&file).expect("a session always serializes"))
+    URL_SAFE_NO_PAD.encode(to_compact_json(history))
 }
 
 pub fn from_link_token(token: &str) -> Result<Lab, SessionError> {

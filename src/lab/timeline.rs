@@ -90,12 +90,11 @@ impl AttemptRow {
     }
 }
 
-/// The slice of a long timeline to render: `pages_back` pages of `size` rows back
-/// from the newest (0 is the newest page). Keeps the page's DOM bounded.
-pub fn page_window(total: usize, pages_back: usize, size: usize) -> std::ops::Range<usize> {
+/// The slice of a long timeline to render, `size` rows ending at `end` (clamped),
+/// or the newest rows when `end` is `None`. Keeps the page's DOM bounded, and a
+/// page anchored by its end stays put while new rows arrive.
+pub fn page_window(total: usize, end: Option<usize>, size: usize) -> std::ops::Range<usize> {
     let size = size.max(1);
-    let last_page = total.saturating_sub(1) / size;
-    let pages_back = pages_back.min(last_page);
-    let end = total - pages_back * size;
+    let end = end.map_or(total, |e| e.clamp(size.min(total), total));
     end.saturating_sub(size)..end
 }

@@ -32,6 +32,8 @@ pub enum Notice {
     Import(SessionError),
     /// A session was imported, with this many actions.
     Imported(usize),
+    /// The session saved before the reload could not be restored.
+    Saved(SessionError),
 }
 
 impl Notice {
@@ -66,8 +68,9 @@ impl Controller {
         }
     }
 
-    /// Carries out an action; a refusal is shown and changes nothing.
-    pub fn dispatch(self, action: Action) {
+    /// Carries out an action; a refusal is shown and changes nothing. Says whether
+    /// the action was accepted.
+    pub fn dispatch(self, action: Action) -> bool {
         let result = self
             .lab
             .try_update(|lab| lab.dispatch(action))
@@ -76,8 +79,12 @@ impl Controller {
             Ok(()) => {
                 self.notice.set(None);
                 self.run_consumer();
+                true
             }
-            Err(error) => self.notice.set(Some(Notice::Lab(error))),
+            Err(error) => {
+                self.notice.set(Some(Notice::Lab(error)));
+                false
+            }
         }
     }
 

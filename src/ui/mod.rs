@@ -13,7 +13,7 @@ mod timeline_view;
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
-use crate::lab::{from_json, from_link_token, to_json, to_link_token, Lab};
+use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab};
 
 pub use controller::{Controller, Notice};
 
@@ -35,6 +35,8 @@ pub fn start() {
     if embed {
         page_env::mark_embed();
     }
+    // Direction and language are right before the first paint and before `ready`.
+    page_env::apply_lang(lang);
     leptos::mount::mount_to_body(move || view! { <App lang=lang embed=embed restore=true /> });
     page_env::mark_ready();
 }
@@ -42,20 +44,21 @@ pub fn start() {
 /// The session to open: a permalink's, else the one saved before the reload, else
 /// a new one. A link that cannot be opened is reported, never silently dropped.
 fn restore_session() -> (Lab, Option<Notice>) {
-    let saved = || {
-        page_env::load_saved()
-            .and_then(|json| from_json(&json).ok())
-            .unwrap_or_default()
+    let saved = || match page_env::load_saved().map(|json| from_json(&json)) {
+        None => (Lab::new(), None),
+        Some(Ok(lab)) => (lab, None),
+        Some(Err(error)) => (Lab::new(), Some(Notice::Saved(error))),
     };
     match page_env::link_token() {
-        None => (saved(), None),
+        None => saved(),
         Some(token) => {
             // The link has been read: from now on the saved session carries on from
             // it, so a reload keeps the work done since.
             page_env::forget_link();
             match from_link_token(&token) {
                 Ok(lab) => (lab, None),
-                Err(error) => (saved(), Some(Notice::Link(error))),
+                // A bad link is reported; the saved session stays as it was.
+                Err(error) => (saved().0, Some(Notice::Link(error))),
             }
         }
     }
@@ -78,7 +81,7 @@ pub fn App(
     ctl.notice.set(notice);
     if restore {
         ctl.run_consumer();
-        Effect::new(move |_| page_env::save(&ctl.lab.with(|lab| to_json(lab.history()))));
+        Effect::new(move |_| page_env::save(&ctl.lab.with(|lab| to_compact_json(lab.history()))));
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();
@@ -102,6 +105,7 @@ pub fn App(
                     format!("{} {}", t.import_failed, (t.session_error)(error))
                 }
                 Notice::Imported(actions) => (t.imported)(ctl.lang.get(), *actions),
+                Notice::Saved(error) => format!("{} {}", t.saved_failed, (t.session_error)(error)),
             };
             let error = notice.is_error();
             view! {

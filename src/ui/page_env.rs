@@ -12,9 +12,15 @@ fn query_param(name: &str) -> Option<String> {
         .get(name)
 }
 
-/// `?lang=` first, then the browser's language, then English.
+/// `?lang=` first, then the browser's languages in the user's order, then English.
 pub fn initial_lang() -> Lang {
-    let browser: Vec<String> = window().navigator().language().into_iter().collect();
+    let navigator = window().navigator();
+    let mut browser: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|tag| tag.as_string())
+        .collect();
+    browser.extend(navigator.language());
     Lang::choose(query_param("lang").as_deref(), &browser)
 }
 
@@ -98,10 +104,12 @@ pub fn forget_link() {
 }
 
 /// Where the session is kept between reloads. Scoped by path, so two labs on one
-/// documentation site do not overwrite each other.
+/// documentation site do not overwrite each other, and apart for embeds, so an
+/// iframe and the full page at the same address keep their own sessions.
 fn storage_key() -> String {
     let path = window().location().pathname().unwrap_or_default();
-    format!("idempotency-lab:{path}")
+    let mode = if is_embed() { "embed" } else { "page" };
+    format!("idempotency-lab:{mode}:{path}")
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -137,7 +145,11 @@ pub fn download(file_name: &str, text: &str) {
         anchor.set_download(file_name);
         anchor.click();
     }
-    let _ = web_sys::Url::revoke_object_url(&url);
+    // Some browsers read the object URL after click() returns: free it later.
+    gloo_timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
 }
 
 /// Compact layout for an iframe (see `style/main.css`, `html.embed`).

@@ -47,8 +47,13 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
             <ol class="slots">{slots}</ol>
             <p class="consumer" data-testid="consumer" class:busy=move || in_hand.get().is_some()>
                 {move || match in_hand.get() {
-                    Some(a) => format!("{}: {}", texts().consumer_holds, slot_label(&a)),
-                    None => texts().consumer_idle.to_string(),
+                    Some(a) => view! {
+                        {texts().consumer_holds}
+                        ": "
+                        <bdi dir="ltr">{slot_label(&a)}</bdi>
+                    }
+                    .into_any(),
+                    None => texts().consumer_idle.into_any(),
                 }}
             </p>
             <p class="waiting" data-testid="waiting" data-waiting=move || waiting.get()>
@@ -61,7 +66,7 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                         role="switch"
                         prop:checked=move || paused.get()
                         on:change=move |ev| {
-                            ctl.dispatch(Action::SetPaused { paused: event_target_checked(&ev) })
+                            ctl.dispatch(Action::SetPaused { paused: event_target_checked(&ev) });
                         }
                     />
                     <span class="switch-label">{move || texts().pause}</span>

@@ -26,11 +26,12 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
             .unwrap_or_default()
     });
 
-    // The switch arms the fault for one delivery, then turns itself off.
-    let take_fault = move || {
-        let armed = lose_ack.get_untracked();
-        lose_ack.set(false);
-        armed
+    // The switch arms the fault for one delivery: it turns itself off once a
+    // request carrying it is accepted, and stays on if the request was refused.
+    let send_with_fault = move |make: fn(bool) -> Action| {
+        if ctl.dispatch(make(lose_ack.get_untracked())) {
+            lose_ack.set(false);
+        }
     };
 
     let send = move |_| match read_request(
@@ -38,20 +39,24 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
         &key.get_untracked(),
         &points.get_untracked(),
     ) {
-        Ok(grant) => ctl.dispatch(Action::Send {
-            grant,
-            lose_acknowledgement: take_fault(),
-        }),
+        Ok(grant) => {
+            if ctl.dispatch(Action::Send {
+                grant,
+                lose_acknowledgement: lose_ack.get_untracked(),
+            }) {
+                lose_ack.set(false);
+            }
+        }
         Err(_) => ctl.notice.set(Some(Notice::FixFields)),
     };
     let retry_same = move |_| {
-        ctl.dispatch(Action::RetrySame {
-            lose_acknowledgement: take_fault(),
+        send_with_fault(|lose_acknowledgement| Action::RetrySame {
+            lose_acknowledgement,
         })
     };
     let retry_fresh = move |_| {
-        ctl.dispatch(Action::RetryFresh {
-            lose_acknowledgement: take_fault(),
+        send_with_fault(|lose_acknowledgement| Action::RetryFresh {
+            lose_acknowledgement,
         })
     };
     let check_balance = move |_| {
@@ -121,21 +126,39 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                     numeric=true
                 />
             </div>
-            <label class="switch" class:armed=move || lose_ack.get()>
-                <input
-                    type="checkbox"
-                    role="switch"
-                    prop:checked=move || lose_ack.get()
-                    on:change=move |ev| lose_ack.set(event_target_checked(&ev))
-                />
-                <span class="switch-label">{move || texts().lose_ack}</span>
-                <span class="hint">{move || texts().lose_ack_hint}</span>
-            </label>
+            <div class="switch-row">
+                <label class="switch" class:armed=move || lose_ack.get()>
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        aria-describedby="lose-ack-hint"
+                        prop:checked=move || lose_ack.get()
+                        on:change=move |ev| lose_ack.set(event_target_checked(&ev))
+                    />
+                    <span class="switch-label">{move || texts().lose_ack}</span>
+                </label>
+                <p class="hint" id="lose-ack-hint">{move || texts().lose_ack_hint}</p>
+            </div>
             <div class="buttons">
                 <button class="primary" on:click=send>{move || texts().send}</button>
                 <button on:click=retry_same>{move || texts().retry_same}</button>
                 <button on:click=retry_fresh>{move || texts().retry_fresh}</button>
                 <button on:click=check_balance>{move || texts().check_balance}</button>
+            </div>
+            <p class="hint retry-target" data-testid="retry-target">
+                {move || {
+                    ctl.lab
+                        .with(|lab| lab.state().retry_target())
+                        .map(|g| {
+                            view! {
+                                {move || texts().retries_resend}
+                                " "
+                                <bdi dir="ltr">{format!("{} · {} · +{}", g.account_id, g.key, g.points)}</bdi>
+                            }
+                        })
+                }}
+            </p>
+            <div class="buttons">
                 <button on:click=burst>
                     {move || (texts().burst)(ctl.lang.get(), BURST_SIZE)}
                 </button>

@@ -15,13 +15,23 @@ const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
 pub fn ShareView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let link = RwSignal::new(None::<String>);
+    // A shown link describes the state it was made from: drop it once that changes.
+    Effect::new(move |_| {
+        ctl.lab.track();
+        ctl.epoch.track();
+        link.set(None);
+    });
 
     let make_link = move |_| {
         let token = ctl.lab.with_untracked(|lab| to_link_token(lab.history()));
         let url = page_env::permalink(&token);
         if let Some(url) = &url {
-            // Best effort: a page without clipboard permission still shows the link.
-            let _ = window().navigator().clipboard().write_text(url);
+            // Best effort: a page (or iframe) without clipboard permission still shows
+            // the link; the refusal is expected and not an error.
+            let copied = JsFuture::from(window().navigator().clipboard().write_text(url));
+            leptos::task::spawn_local(async move {
+                let _ = copied.await;
+            });
         }
         link.set(url);
     };

@@ -16,10 +16,15 @@ const PAGE_ROWS: usize = 25;
 pub fn TimelineView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    // 0 follows the newest rows as they arrive.
-    let pages_back = RwSignal::new(0usize);
+    // None follows the newest rows as they arrive; Some(end) holds an older page.
+    let anchor = RwSignal::new(None::<usize>);
+    // A new lab (reset, import, link) starts by following its newest rows.
+    Effect::new(move |_| {
+        ctl.epoch.track();
+        anchor.set(None);
+    });
     let total = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().len()));
-    let window = Memo::new(move |_| page_window(total.get(), pages_back.get(), PAGE_ROWS));
+    let window = Memo::new(move |_| page_window(total.get(), anchor.get(), PAGE_ROWS));
     let rows = Memo::new(move |_| {
         let range = window.get();
         // Rows are drawn once, with no reactive parts of their own (thousands of
@@ -34,26 +39,27 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let last_page = move || total.get().saturating_sub(1) / PAGE_ROWS;
+    let older = move |_| {
+        let start = window.get_untracked().start;
+        anchor.set(Some(start.max(PAGE_ROWS.min(total.get_untracked()))));
+    };
+    let newer = move |_| {
+        let end = window.get_untracked().end + PAGE_ROWS;
+        anchor.set((end < total.get_untracked()).then_some(end));
+    };
     let pager = move || {
         (total.get() > PAGE_ROWS).then(|| {
             let range = window.get();
             view! {
                 <nav class="pager" data-testid="pager">
-                    <button
-                        on:click=move |_| pages_back.update(|p| *p = (*p + 1).min(last_page()))
-                        disabled=move || { pages_back.get() >= last_page() }
-                    >
+                    <button on:click=older disabled=move || window.get().start == 0>
                         {move || texts().older}
                     </button>
                     <span>{move || (texts().rows_range)(lang(), range.start + 1, range.end, total.get())}</span>
-                    <button
-                        on:click=move |_| pages_back.update(|p| *p = p.saturating_sub(1))
-                        disabled=move || pages_back.get() == 0
-                    >
+                    <button on:click=newer disabled=move || anchor.get().is_none()>
                         {move || texts().newer}
                     </button>
-                    <button on:click=move |_| pages_back.set(0) disabled=move || pages_back.get() == 0>
+                    <button on:click=move |_| anchor.set(None) disabled=move || anchor.get().is_none()>
                         {move || texts().latest}
                     </button>
                 </nav>
