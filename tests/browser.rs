@@ -210,3 +210,101 @@ async fn persian_turns_the_page_right_to_left() {
     lab.click("English").await;
     assert_eq!(html.get_attribute("dir").as_deref(), Some("ltr"));
 }
+
+#[wasm_bindgen_test]
+async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
+    let lab = mount(Lang::En).await;
+    let pause: HtmlElement = lab
+        .find(".queue input[type=checkbox]")
+        .unwrap()
+        .unchecked_into();
+    pause.click();
+    settle().await;
+    lab.click("Burst: 20 grants at once").await;
+    let count = lab.find("[data-testid=queue-count]").unwrap();
+    assert_eq!(count.get_attribute("data-queued").as_deref(), Some("16"));
+    let waiting = lab.find("[data-testid=waiting]").unwrap();
+    assert_eq!(waiting.get_attribute("data-waiting").as_deref(), Some("4"));
+    assert_eq!(lab.all("[data-testid=queue-slot].filled").len(), 16);
+    assert!(lab.rows().is_empty());
+    pause.click();
+    settle().await;
+    assert_eq!(lab.rows().len(), 20);
+    assert_eq!(count.get_attribute("data-queued").as_deref(), Some("0"));
+    assert_eq!(lab.balance("account-7").as_deref(), Some("2000"));
+}
+
+#[wasm_bindgen_test]
+async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() {
+    let lab = mount(Lang::En).await;
+    lab.type_into("field-points", "1").await;
+    lab.click("Burst: 20 grants at once").await;
+    lab.click("Burst: 20 grants at once").await;
+    assert_eq!(lab.rows().len(), 25, "one page of the 40 rows");
+    let pager = || {
+        lab.find("[data-testid=pager]")
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    assert!(pager().contains("Attempts 16–40 of 40"), "{}", pager());
+    lab.click("Older").await;
+    assert!(pager().contains("Attempts 1–25 of 40"), "{}", pager());
+    lab.click("Burst: 20 grants at once").await;
+    assert!(
+        pager().contains("Attempts 1–25 of 60"),
+        "an older page stays put: {}",
+        pager()
+    );
+    lab.click("Latest").await;
+    assert!(pager().contains("Attempts 36–60 of 60"), "{}", pager());
+    lab.click("Older").await;
+    lab.click("Reset").await;
+    lab.click("Burst: 20 grants at once").await;
+    lab.click("Burst: 20 grants at once").await;
+    assert!(
+        pager().contains("Attempts 16–40 of 40"),
+        "a new lab follows its newest rows: {}",
+        pager()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_store_lists_receipts_and_a_separate_balance_read() {
+    let lab = mount(Lang::En).await;
+    lab.click("Send").await;
+    lab.type_into("field-key", "order-1043").await;
+    lab.type_into("field-points", "25").await;
+    lab.click("Send").await;
+    lab.click("Check balance").await;
+    let read = lab.find("[data-testid=balance-read]").unwrap();
+    assert_eq!(read.get_attribute("data-balance").as_deref(), Some("125"));
+    let receipts: Vec<String> = lab
+        .all("[data-testid=receipt-row]")
+        .iter()
+        .map(|r| r.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        receipts,
+        vec!["account-7order-1042100100", "account-7order-104325125"]
+    );
+    let store = lab.find("[data-testid=store]").unwrap();
+    assert_eq!(store.get_attribute("data-receipts").as_deref(), Some("2"));
+}
+
+#[wasm_bindgen_test]
+async fn a_permalink_is_offered_and_dropped_once_the_lab_changes() {
+    let lab = mount(Lang::En).await;
+    lab.click("Send").await;
+    lab.click("Copy link to this state").await;
+    let link: HtmlInputElement = lab
+        .find("[data-testid=permalink]")
+        .unwrap()
+        .unchecked_into();
+    assert!(link.value().contains("#state="), "{}", link.value());
+    lab.click("Send").await;
+    assert!(
+        lab.find("[data-testid=permalink]").is_none(),
+        "a stale link is not left on show"
+    );
+}
