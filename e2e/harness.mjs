@@ -1,7 +1,8 @@
 // Shared by the end-to-end tests: serve the release build under a sub-path, as a
 // documentation site would, and drive it in the system Chromium.
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, mkdir } from 'node:fs/promises';
+import { before, after } from 'node:test';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -105,4 +106,24 @@ export async function checkedLab(browser, server, options, body) {
   } finally {
     await lab.context.close();
   }
+}
+
+/**
+ * For a test file: one server and one browser for all its tests, started before
+ * and closed after them. `suite.withLab(options, body)` runs a checked lab.
+ */
+export function labSuite() {
+  const suite = {
+    withLab: (options, body) => checkedLab(suite.browser, suite.server, options, body),
+  };
+  before(async () => {
+    suite.server = await serveDist();
+    suite.browser = await launchBrowser();
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.server?.close();
+  });
+  return suite;
 }

@@ -1,26 +1,12 @@
 // End-to-end: click through the release build in Chromium and check what a person sees.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, checkedLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+import { labSuite, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-  await mkdir(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-/** A fresh lab for one test; when the test ends, it must have seen no error. */
-const withLab = (options, body) => checkedLab(browser, server, options, body);
+/** One server and browser for the file; each test gets a fresh, checked lab. */
+const suite = labSuite();
+const { withLab } = suite;
 
 async function expectLast(page, outcome, { receipt, current }) {
   const row = lastRow(page);

@@ -1,26 +1,13 @@
 // End-to-end: sharing, saving, importing and embedding a session, and the stress run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, checkedLab, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+import { labSuite, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-  await mkdir(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-/** A fresh lab for one test; when the test ends, it must have seen no error. */
-const withLab = (options, body) => checkedLab(browser, server, options, body);
+/** One server and browser for the file; each test gets a fresh, checked lab. */
+const suite = labSuite();
+const { withLab } = suite;
 
 const send = (page) => page.getByRole('button', { name: 'Send', exact: true }).click();
 const outcomes = (page) => rows(page).evaluateAll((els) => els.map((e) => e.dataset.outcome));
@@ -44,7 +31,7 @@ test('a permalink opens the same state in a fresh browser', async () => {
     link = await page.getByTestId('permalink').inputValue();
   });
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/#state=[A-Za-z0-9_-]+$/);
-  const context = await browser.newContext();
+  const context = await suite.browser.newContext();
   try {
     const page = await context.newPage();
     const errors = [];
@@ -138,14 +125,14 @@ test('embedded in an iframe: compact, opens a shared state, fits its frame', asy
     await page.getByRole('button', { name: 'Copy link to this state' }).click();
     token = (await page.getByTestId('permalink').inputValue()).split('#state=')[1];
   });
-  const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+  const context = await suite.browser.newContext({ viewport: { width: 900, height: 800 } });
   try {
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.setContent(
-      `<h1>Docs page</h1><iframe title="lab" src="${server.url}?embed=1&lang=en#state=${token}" style="width:640px;height:600px;border:1px solid #999"></iframe>`,
+      `<h1>Docs page</h1><iframe title="lab" src="${suite.server.url}?embed=1&lang=en#state=${token}" style="width:640px;height:600px;border:1px solid #999"></iframe>`,
     );
     const frame = page.frameLocator('iframe');
     await frame.locator('body[data-ready="true"]').waitFor();
