@@ -4,7 +4,9 @@
 //! consumer holding one delivery) so the page can show each stage, and it applies
 //! every delivery through the same `deliver` as the real worker.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 use crate::core::{deliver, GrantPoints, PointStore, PointWorker};
@@ -57,6 +59,12 @@ impl fmt::Display for LabError {
 
 impl std::error::Error for LabError {}
 
+#[derive(Debug, Clone, Copy)]
+struct KeyUse {
+    attempts: u32,
+    first_points: i32,
+}
+
 /// The last separate balance read, shown apart from every receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceRead {
@@ -74,15 +82,15 @@ pub struct LabState {
     in_hand: Option<Attempt>,
     paused: bool,
     timeline: Vec<AttemptRow>,
-    attempts_per_key: HashMap<(String, String), u32>,
+    /// Per (account, key): how many attempts used it, and the points it was first
+    /// sent with (the payload the store will keep, so a later request with other
+    /// points is known to be refused).
+    keys: FxHashMap<(String, String), KeyUse>,
     sent: u64,
     bursts_sent: u64,
     last_request: Option<GrantPoints>,
     /// What the retry buttons resend (see [`LabState::retry_target`]).
     retry_target: Option<GrantPoints>,
-    /// The points each (account, key) was first sent with: the payload the store
-    /// will keep, so a later request with other points is known to be refused.
-    claims: HashMap<(String, String), i32>,
     last_read: Option<BalanceRead>,
 }
 
@@ -241,26 +249,28 @@ impl LabState {
 
     fn send(&mut self, grant: GrantPoints, origin: Origin, lose_acknowledgement: bool) {
         self.sent += 1;
-        let count = self
-            .attempts_per_key
+        let used = self
+            .keys
             .entry((grant.account_id.clone(), grant.key.clone()))
-            .or_insert(0);
-        *count += 1;
-        let attempt = Attempt {
-            id: self.sent,
-            grant: grant.clone(),
-            origin,
-            attempt_of_key: *count,
-            lose_acknowledgement,
-        };
-        let scoped = (grant.account_id.clone(), grant.key.clone());
-        let claimed = *self.claims.entry(scoped).or_insert(grant.points);
+            .or_insert(KeyUse {
+                attempts: 0,
+                first_points: grant.points,
+            });
+        used.attempts += 1;
+        let (attempt_of_key, claimed) = (used.attempts, used.first_points);
         if origin != Origin::Burst {
             if claimed == grant.points && is_valid(&grant) {
                 self.retry_target = Some(grant.clone());
             }
-            self.last_request = Some(grant);
+            self.last_request = Some(grant.clone());
         }
+        let attempt = Attempt {
+            id: self.sent,
+            grant,
+            origin,
+            attempt_of_key,
+            lose_acknowledgement,
+        };
         if self.queue.len() < PointWorker::CAPACITY {
             self.queue.push_back(attempt);
         } else {
@@ -290,7 +300,7 @@ impl LabState {
             .map(|n| format!("{stem}-retry-{n}"))
             .find(|key| {
                 !self
-                    .attempts_per_key
+                    .keys
                     .contains_key(&(account_id.to_owned(), key.clone()))
             })
             .expect("an unused key exists")
