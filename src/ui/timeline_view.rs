@@ -137,8 +137,8 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
             data-current-balance=row.balance_after
             class=format!("row {}", outcome.code())
         >
-            <td class="num">{row.attempt.id}</td>
-            <td class="request">
+            <td class="num id">{row.attempt.id}</td>
+            <td class="request" data-label=t.col_request>
                 <bdi dir="ltr" class="key">{grant.key.clone()}</bdi>
                 <span class="meta">
                     <bdi dir="ltr">{grant.account_id.clone()}</bdi>
@@ -146,19 +146,19 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                     <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
                 </span>
             </td>
-            <td class="attempt">
+            <td class="attempt" data-label=t.col_attempt>
                 {(t.nth_attempt)(lang, row.attempt.attempt_of_key)}
                 {row.attempt.lose_acknowledgement.then(|| view! { <span class="tag lost">{t.lost_ack_marker}</span> })}
             </td>
-            <td class="store" title=full_reason>
+            <td class="store" title=full_reason data-label=t.col_store>
                 <span class=format!("badge {}", outcome.code())>
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
                     {(t.outcome)(outcome)}
                 </span>
                 <span class="detail">{store_text}</span>
             </td>
-            <td class="caller">{caller_text}</td>
-            <td class="num balance"><bdi dir="ltr">{row.balance_after}</bdi></td>
+            <td class="caller" data-label=t.col_caller>{caller_text}</td>
+            <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
         </tr>
     }
 }
