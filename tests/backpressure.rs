@@ -7,7 +7,6 @@ use std::task::Poll;
 use futures::executor::{LocalPool, ThreadPool};
 use futures::future::join_all;
 use futures::task::{LocalSpawnExt, SpawnExt};
-use futures::FutureExt;
 mod support;
 
 use support::{block_on_within, drive, poll_once};
@@ -85,6 +84,22 @@ fn forty_concurrent_producers_with_the_consumer_on_a_thread_pool_lose_nothing() 
     }
 }
 
+/// `n` producers, each polled once with no consumer running: the first
+/// `CAPACITY` are queued, the rest wait for room, and none has an answer yet.
+fn start_producers(
+    worker: &PointWorker,
+    n: usize,
+) -> Vec<std::pin::Pin<Box<impl std::future::Future<Output = Result<GrantResult, GrantError>> + '_>>>
+{
+    let mut producers: Vec<_> = (0..n)
+        .map(|i| Box::pin(worker.process(one_point(i), false)))
+        .collect();
+    for producer in &mut producers {
+        assert!(poll_once(producer).is_pending());
+    }
+    producers
+}
+
 #[test]
 fn producers_wait_for_room_when_the_queue_is_full() {
     const EXTRA: usize = 4;
@@ -92,12 +107,7 @@ fn producers_wait_for_room_when_the_queue_is_full() {
     let (worker, consumer) = PointWorker::new(store.clone());
 
     // The consumer is not running: poll every producer once.
-    let mut producers: Vec<_> = (0..PointWorker::CAPACITY + EXTRA)
-        .map(|i| Box::pin(worker.process(one_point(i), false)))
-        .collect();
-    for producer in &mut producers {
-        assert!(producer.as_mut().now_or_never().is_none());
-    }
+    let mut producers = start_producers(&worker, PointWorker::CAPACITY + EXTRA);
     assert_eq!(worker.queued(), PointWorker::CAPACITY);
 
     // Polling again lets nobody in: the extra producers are still waiting for room.
@@ -124,12 +134,7 @@ fn shutdown_turns_away_producers_still_waiting_for_room_but_answers_queued_ones(
     let store = PointStore::new();
     let (worker, consumer) = PointWorker::new(store.clone());
 
-    let mut producers: Vec<_> = (0..PointWorker::CAPACITY + EXTRA)
-        .map(|i| Box::pin(worker.process(one_point(i), false)))
-        .collect();
-    for producer in &mut producers {
-        assert!(poll_once(producer).is_pending());
-    }
+    let mut producers = start_producers(&worker, PointWorker::CAPACITY + EXTRA);
     assert_eq!(worker.queued(), PointWorker::CAPACITY);
 
     let mut shutdown = Box::pin(worker.shutdown());

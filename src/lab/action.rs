@@ -72,16 +72,4 @@ impl Action {
             _ => Vec::new(),
         }
     }
-
-    /// Sends for which a producer joins the queue (and so the timeline, once done).
-    pub fn is_send(&self) -> bool {
-        matches!(
-            self,
-            Action::Send { .. }
-                | Action::RetrySame { .. }
-                | Action::RetryFresh { .. }
-                | Action::Burst { .. }
-                | Action::Stress { .. }
-        )
-    }
 }

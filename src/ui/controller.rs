@@ -96,8 +96,7 @@ impl Controller {
     }
 
     pub fn reset(self) {
-        self.epoch.update(|e| *e += 1);
-        self.lab.set(Lab::new());
+        self.load(Lab::new());
         self.notice.set(None);
     }
 
