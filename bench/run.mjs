@@ -11,6 +11,8 @@ import { serveDist, launchBrowser, DIST } from '../e2e/harness.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COUNTER_DIST = join(ROOT, 'bench', 'counter', 'dist');
+// The lab built with `--features bench-exports`, for the engine throughput only.
+const BENCH_DIST = join(ROOT, 'target', 'bench-dist');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const results = {};
 
@@ -126,6 +128,7 @@ async function stress(browser, url) {
 
 const lab = await serveDist(DIST, '/docs/idempotency/');
 const counter = await serveDist(COUNTER_DIST, '/counter/');
+const benchBuild = await serveDist(BENCH_DIST, '/bench/');
 const browser = await launchBrowser();
 try {
   const files = await firstVisitBytes(browser, lab, DIST);
@@ -149,7 +152,7 @@ try {
   console.log(`  ratio    ${(labMs / counterMs).toFixed(2)}x   (target <= 1.3x)`);
   results.startup = { labMs, counterMs, ratio: labMs / counterMs, labTimes, counterTimes };
 
-  const wasm = await wasmThroughput(browser, lab.url);
+  const wasm = await wasmThroughput(browser, benchBuild.url);
   const native = JSON.parse(
     execFileSync('cargo', ['run', '--quiet', '--release', '--example', 'bench_engine'], { cwd: ROOT, encoding: 'utf8' }).trim(),
   );
@@ -171,4 +174,5 @@ try {
   await browser.close();
   lab.close();
   counter.close();
+  benchBuild.close();
 }

@@ -9,6 +9,10 @@ scripts/setup.sh
 
 echo "== building the lab (release)"
 trunk build --release --locked >/dev/null
+echo "== building the lab with the engine benchmark exports (release, kept apart)"
+# Same code and profile, plus two exported functions the page never calls: they
+# stay out of the bundle a visitor downloads, so they get a dist of their own.
+trunk build --release --locked --features bench-exports --dist target/bench-dist >/dev/null
 echo "== building the counter baseline (release)"
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/counter" trunk build --release --locked >/dev/null)
 echo "== measuring"

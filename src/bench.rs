@@ -61,7 +61,10 @@ pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
     f64::from(n) / (elapsed / 1000.0)
 }
 
-#[cfg(target_arch = "wasm32")]
+// Only in the benchmark's own build (`--features bench-exports`): the lab's page
+// never calls these, and leaving them out keeps the worker's async plumbing out of
+// the bundle a visitor downloads.
+#[cfg(all(target_arch = "wasm32", feature = "bench-exports"))]
 mod exports {
     use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -211,7 +211,7 @@ impl Model {
     }
 }
 
-type State = (BTreeMap<String, i32>, Vec<GrantResult>);
+type State = (Vec<(String, i32)>, Vec<GrantResult>);
 
 fn store_state(store: &PointStore) -> State {
     (store.balances(), store.receipts())

@@ -6,6 +6,9 @@ use super::timeline::{AttemptRow, Outcome};
 /// The chart's drawing box, in SVG user units.
 pub const CHART_WIDTH: f64 = 600.0;
 pub const CHART_HEIGHT: f64 = 200.0;
+/// The same box as an SVG `viewBox`, spelled out: formatting an `f64` would pull
+/// the float printer into the Wasm bundle for one attribute.
+pub const CHART_VIEW_BOX: &str = "0 0 600 200";
 const PAD: f64 = 12.0;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,8 +76,8 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     };
 
     // A step line: flat at the old balance until the attempt, then at the new one.
-    // Whole units are precise enough at this size, and integer formatting keeps
-    // float-to-text code out of the Wasm bundle.
+    // Integer formatting only (see `Tenths`): it keeps float-to-text code out of
+    // the Wasm bundle.
     let mut line = format!("{},{}", PAD as i32, y(start_balance).round() as i32);
     let mut previous = start_balance;
     let mut chart = BalanceChart {
@@ -84,11 +87,12 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     };
     for (i, row) in rows.iter().enumerate() {
         let xi = x(i);
-        line.push_str(&format!(
-            " {xi:.1},{:.1} {xi:.1},{:.1}",
-            y(previous),
-            y(row.balance_after)
-        ));
+        let (xt, from, to) = (
+            Tenths(xi),
+            Tenths(y(previous)),
+            Tenths(y(row.balance_after)),
+        );
+        line.push_str(&format!(" {xt},{from} {xt},{to}"));
         previous = row.balance_after;
         let outcome = row.outcome();
         if let Some(receipt) = row.caller_receipt() {
@@ -114,6 +118,17 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     ));
     chart.line = line;
     chart
+}
+
+/// A non-negative coordinate printed to one decimal with integer arithmetic only:
+/// `{:.1}` on an `f64` would pull the float printer (about 10 KB) into the bundle.
+struct Tenths(f64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round() as u32;
+        write!(f, "{}.{}", tenths / 10, tenths % 10)
+    }
 }
 
 /// All marks as one SVG path of small circles: one element however many marks,

@@ -11,7 +11,7 @@ mod timeline;
 pub use action::{Action, MAX_BURST};
 pub use chart::{
     balance_chart, circles_path, diamonds_path, BalanceChart, Mark, CHART_HEIGHT,
-    CHART_MAX_ATTEMPTS, CHART_WIDTH,
+    CHART_MAX_ATTEMPTS, CHART_VIEW_BOX, CHART_WIDTH,
 };
 pub use engine::{BalanceRead, LabError, LabState};
 pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};

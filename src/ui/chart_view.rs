@@ -2,9 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{
-    balance_chart, circles_path, diamonds_path, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_WIDTH,
-};
+use crate::lab::{balance_chart, circles_path, diamonds_path, CHART_MAX_ATTEMPTS, CHART_VIEW_BOX};
 
 use super::controller::Controller;
 
@@ -16,7 +14,6 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
         ctl.lab
             .with(|lab| balance_chart(lab.state().timeline(), &account))
     });
-    let view_box = format!("0 0 {CHART_WIDTH} {CHART_HEIGHT}");
 
     view! {
         <section class="panel chart" aria-labelledby="chart-title">
@@ -37,7 +34,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
             >
                 <svg
                     class="balance-chart"
-                    viewBox=view_box.clone()
+                    viewBox=CHART_VIEW_BOX
                     role="img"
                     aria-labelledby="chart-title"
                     data-testid="balance-chart"

@@ -106,25 +106,25 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
     let t = lang.texts();
     let outcome = row.outcome();
     let grant = &row.attempt.grant;
-    let store_text = match &row.delivered.store {
-        Ok(StoreOutcome::Applied(r)) => view! {
-            {t.store_applied}
-            " "
-            <bdi dir="ltr">"+" {r.points}</bdi>
+    // Each cell is a label and an optional number set apart for right-to-left
+    // text: plain strings, not a view per case, keep the row's code small.
+    let (store_label, store_number) = match &row.delivered.store {
+        Ok(StoreOutcome::Applied(r)) => {
+            (t.store_applied.to_string(), Some(format!("+{}", r.points)))
         }
-        .into_any(),
-        Ok(StoreOutcome::Replayed(_)) => t.store_replayed.into_any(),
-        Err(e) => format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)).into_any(),
+        Ok(StoreOutcome::Replayed(_)) => (t.store_replayed.to_string(), None),
+        Err(e) => (
+            format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
+            None,
+        ),
     };
-    let caller_text = match &row.delivered.caller {
-        Ok(r) => view! {
-            {t.caller_receipt}
-            " "
-            <bdi dir="ltr" class="num">{r.balance}</bdi>
-        }
-        .into_any(),
-        Err(GrantError::Timeout) => t.caller_timeout.into_any(),
-        Err(e) => format!("{} {}", t.caller_error, (t.grant_error_short)(e)).into_any(),
+    let (caller_label, caller_number) = match &row.delivered.caller {
+        Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
+        Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
+        Err(e) => (
+            format!("{} {}", t.caller_error, (t.grant_error_short)(e)),
+            None,
+        ),
     };
     // The full sentence, for a pointer or a screen reader that wants the detail.
     let full_reason = row.store_error().map(|e| (t.grant_error)(e));
@@ -155,9 +155,15 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
                     {(t.outcome)(outcome)}
                 </span>
-                <span class="detail">{store_text}</span>
+                <span class="detail">
+                    {store_label}
+                    {store_number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
+                </span>
             </td>
-            <td class="caller" data-label=t.col_caller>{caller_text}</td>
+            <td class="caller" data-label=t.col_caller>
+                {caller_label}
+                {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
+            </td>
             <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
         </tr>
     }
