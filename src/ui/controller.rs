@@ -71,13 +71,26 @@ impl Controller {
     /// Carries out an action; a refusal is shown and changes nothing. Says whether
     /// the action was accepted.
     pub fn dispatch(self, action: Action) -> bool {
-        let result = self
-            .lab
-            .try_update(|lab| lab.dispatch(action))
-            .unwrap_or(Ok(()));
+        // A big batch (a stress run) is applied now and drawn in the next task:
+        // building thousands of producers and redrawing the page then never add
+        // up to one long task.
+        let big = action.sends() > DRAIN_AT_ONCE as u64;
+        let apply = |lab: &mut Lab| lab.dispatch(action);
+        let result = if big {
+            self.lab.try_update_untracked(apply)
+        } else {
+            self.lab.try_update(apply)
+        }
+        .unwrap_or(Ok(()));
         match result {
             Ok(()) => {
                 self.notice.set(None);
+                if big {
+                    spawn_local(async move {
+                        TimeoutFuture::new(0).await;
+                        self.lab.notify();
+                    });
+                }
                 self.run_consumer();
                 true
             }
@@ -113,6 +126,10 @@ impl Controller {
     /// else one move at a time, holding each delivery for the delay before finishing.
     pub fn run_consumer(self) {
         let pending = self.lab.with_untracked(|lab| lab.state().steps_to_drain());
+        if pending == 0 {
+            // Nothing queued (a new page, say): an update now would only wake every view.
+            return;
+        }
         if self.delay_ms.get_untracked() == 0 && pending <= DRAIN_AT_ONCE {
             self.lab.update(Lab::drain);
             return;

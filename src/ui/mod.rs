@@ -81,7 +81,18 @@ pub fn App(
     ctl.notice.set(notice);
     if restore {
         ctl.run_consumer();
-        Effect::new(move |_| page_env::save(&ctl.lab.with(|lab| to_compact_json(lab.history()))));
+        Effect::new(move |first_run: Option<()>| {
+            let json = ctl.lab.with(|lab| {
+                // A new, empty lab has nothing worth writing: skipping it keeps the
+                // serializer off the start-up path, and keeps a saved session that
+                // could not be restored until the person changes something.
+                let nothing_yet = first_run.is_none() && lab.history().actions.is_empty();
+                (!nothing_yet).then(|| to_compact_json(lab.history()))
+            });
+            if let Some(json) = json {
+                page_env::save(&json);
+            }
+        });
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();

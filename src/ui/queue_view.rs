@@ -46,14 +46,14 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
             </p>
             <ol class="slots">{slots}</ol>
             <p class="consumer" data-testid="consumer" class:busy=move || in_hand.get().is_some()>
+                // A label, and the delivery in hand when there is one: plain parts
+                // rather than a view per case, which costs far less code.
                 {move || match in_hand.get() {
-                    Some(a) => view! {
-                        {texts().consumer_holds}
-                        ": "
-                        <bdi dir="ltr">{slot_label(&a)}</bdi>
-                    }
-                    .into_any(),
-                    None => texts().consumer_idle.into_any(),
+                    Some(_) => texts().consumer_holds,
+                    None => texts().consumer_idle,
+                }}
+                {move || {
+                    in_hand.get().map(|a| view! { ": " <bdi dir="ltr">{slot_label(&a)}</bdi> })
                 }}
             </p>
             <p class="waiting" data-testid="waiting" data-waiting=move || waiting.get()>
