@@ -63,6 +63,28 @@ test('the session survives a reload until Reset', () =>
     assert.equal(await rows(page).count(), 0);
   }));
 
+test('a browser that will not keep the session says so once, and the lab works on', () =>
+  withLab(
+    {
+      initScript: () => {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('full', 'QuotaExceededError');
+        };
+      },
+    },
+    async (page) => {
+      await send(page);
+      await assert.doesNotReject(
+        page.getByTestId('notice').filter({ hasText: 'not keeping the session' }).waitFor(),
+      );
+      assert.deepEqual(await outcomes(page), ['applied'], 'the grant itself went through');
+      await page.getByLabel('Key').fill('order-2');
+      await send(page);
+      await page.locator('[data-testid="timeline"][data-total="2"]').waitFor();
+      assert.equal(await page.getByTestId('notice').count(), 0, 'told once, not after every action');
+    },
+  ));
+
 test('a damaged link is reported and changes nothing', () =>
   withLab({ query: '#state=not%%base64' }, async (page) => {
     assert.match(await page.getByTestId('notice').textContent(), /link's session could not be opened.*damaged/);

@@ -155,6 +155,7 @@ pub struct Texts {
     pub link_failed: &'static str,
     pub import_failed: &'static str,
     pub saved_failed: &'static str,
+    pub not_kept: &'static str,
     pub session_error: fn(&SessionError) -> String,
     pub open_full: &'static str,
     pub stress: fn(Lang) -> String,
@@ -273,6 +274,7 @@ static EN: Texts = Texts {
     link_failed: "The link's session could not be opened, so the lab kept its state:",
     import_failed: "The file was not imported, so the lab kept its state:",
     saved_failed: "The session saved before the reload could not be restored, so the lab starts empty:",
+    not_kept: "This browser is not keeping the session (its storage is off or full), so a reload would lose it. Export it to keep it.",
     session_error: |e| e.to_string(),
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
@@ -426,6 +428,7 @@ static FA: Texts = Texts {
     link_failed: "نشستِ پیوند باز نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
     import_failed: "پرونده درون‌بُرد نشد، پس آزمایشگاه وضعیت خود را نگه داشت:",
     saved_failed: "نشستی که پیش از بارگذاری دوباره ذخیره شده بود بازیابی نشد، پس آزمایشگاه خالی آغاز می‌شود:",
+    not_kept: "این مرورگر نشست را نگه نمی‌دارد (فضای ذخیره‌اش خاموش یا پر است)، پس با بارگذاری دوباره از دست می‌رود. برای نگه‌داشتنش آن را برون‌بُرد کنید.",
     session_error: |e| match e {
         SessionError::TooLarge { bytes } => format!(
             "اندازهٔ نشست {} بایت است؛ حداکثر {} بایت پذیرفته می‌شود.",

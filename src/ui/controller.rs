@@ -34,6 +34,8 @@ pub enum Notice {
     Imported(usize),
     /// The session saved before the reload could not be restored.
     Saved(SessionError),
+    /// The browser refused to keep the session (storage off or full).
+    NotKept,
 }
 
 impl Notice {

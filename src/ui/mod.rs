@@ -81,6 +81,7 @@ pub fn App(
     ctl.notice.set(notice);
     if restore {
         ctl.run_consumer();
+        let told_not_kept = StoredValue::new(false);
         Effect::new(move |first_run: Option<()>| {
             let json = ctl.lab.with(|lab| {
                 // A new, empty lab has nothing worth writing: skipping it keeps the
@@ -89,8 +90,11 @@ pub fn App(
                 let nothing_yet = first_run.is_none() && lab.history().actions.is_empty();
                 (!nothing_yet).then(|| to_compact_json(lab.history()))
             });
-            if let Some(json) = json {
-                page_env::save(&json);
+            // Said once per page: the person learns it, and later actions are not
+            // buried under the same warning.
+            if json.is_some_and(|json| !page_env::save(&json)) && !told_not_kept.get_value() {
+                told_not_kept.set_value(true);
+                ctl.notice.set(Some(Notice::NotKept));
             }
         });
     }
@@ -117,6 +121,7 @@ pub fn App(
                 }
                 Notice::Imported(actions) => (t.imported)(ctl.lang.get(), *actions),
                 Notice::Saved(error) => format!("{} {}", t.saved_failed, (t.session_error)(error)),
+                Notice::NotKept => t.not_kept.to_string(),
             };
             let error = notice.is_error();
             view! {

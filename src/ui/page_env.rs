@@ -114,7 +114,7 @@ fn storage_key() -> String {
 
 fn storage() -> Option<web_sys::Storage> {
     // Storage can be missing or refused (private mode, sandboxed iframe): then the
-    // lab simply does not persist.
+    // lab does not persist, and says so once (see `save`).
     window().local_storage().ok().flatten()
 }
 
@@ -122,10 +122,9 @@ pub fn load_saved() -> Option<String> {
     storage()?.get_item(&storage_key()).ok().flatten()
 }
 
-pub fn save(json: &str) {
-    if let Some(storage) = storage() {
-        let _ = storage.set_item(&storage_key(), json);
-    }
+/// Keeps the session for the next reload; false when the browser refused it.
+pub fn save(json: &str) -> bool {
+    storage().is_some_and(|storage| storage.set_item(&storage_key(), json).is_ok())
 }
 
 /// Offers `text` as a file download, made in the page (no server involved).
