@@ -63,6 +63,32 @@ test('the session survives a reload until Reset', () =>
     assert.equal(await rows(page).count(), 0);
   }));
 
+test('a link to an empty lab, loaded or pasted into the tab, replaces the saved session', () =>
+  withLab({}, async (page) => {
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    const emptyLink = await page.getByTestId('permalink').inputValue();
+    assert.match(emptyLink, /#state=/);
+    await send(page);
+    await page.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+    // Opened as a new page load...
+    await page.goto('about:blank');
+    await page.goto(emptyLink);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await rows(page).count(), 0, 'the link opened its own, empty, session');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await rows(page).count(), 0, 'and it replaced the one saved before');
+    // ...and pasted into the tab that shows the lab: only the fragment changes.
+    await send(page);
+    await page.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+    await page.goto(emptyLink);
+    await page.locator('[data-testid="timeline"][data-total="0"]').waitFor();
+    assert.doesNotMatch(page.url(), /#state=/, 'read once, then taken off the address');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await rows(page).count(), 0);
+  }));
+
 test('a browser that will not keep the session says so once, and the lab works on', () =>
   withLab(
     {

@@ -40,7 +40,7 @@ fn receipt(key: &str, account: &str, points: i32, balance: i32) -> GrantResult {
 
 /// Everything the store holds, to compare before and after a rejection.
 fn snapshot(store: &PointStore) -> (Vec<(String, i32)>, Vec<GrantResult>) {
-    (store.balances().into_iter().collect(), store.receipts())
+    (store.balances(), store.receipts())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -72,10 +72,7 @@ fn balance_is_100_even_though_the_caller_only_saw_a_timeout() {
 
     assert_eq!(answer, Err(GrantError::Timeout));
     assert_eq!(store.balance(ACCOUNT), 100);
-    assert_eq!(
-        store.balances().into_iter().collect::<Vec<_>>(),
-        vec![(ACCOUNT.to_owned(), 100)]
-    );
+    assert_eq!(store.balances(), vec![(ACCOUNT.to_owned(), 100)]);
 }
 
 #[test]

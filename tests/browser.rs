@@ -234,6 +234,30 @@ async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
     assert_eq!(lab.balance("account-7").as_deref(), Some("2000"));
 }
 
+/// A stress run is applied in the click and drawn in the next task; paused, no
+/// consumer move redraws the page for it, so this shows that deferred redraw alone.
+#[wasm_bindgen_test]
+async fn a_paused_stress_run_is_drawn_though_no_consumer_moves() {
+    let lab = mount(Lang::En).await;
+    let pause: HtmlElement = lab
+        .find(".queue input[type=checkbox]")
+        .unwrap()
+        .unchecked_into();
+    pause.click();
+    settle().await;
+    let stress: HtmlElement = lab.find("[data-testid=stress]").unwrap().unchecked_into();
+    stress.click();
+    settle().await;
+    let count = lab.find("[data-testid=queue-count]").unwrap();
+    assert_eq!(count.get_attribute("data-queued").as_deref(), Some("16"));
+    let waiting = lab.find("[data-testid=waiting]").unwrap();
+    assert_eq!(
+        waiting.get_attribute("data-waiting").as_deref(),
+        Some("9984")
+    );
+    assert!(lab.rows().is_empty(), "paused: nothing delivered yet");
+}
+
 #[wasm_bindgen_test]
 async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() {
     let lab = mount(Lang::En).await;

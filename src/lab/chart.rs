@@ -126,6 +126,8 @@ struct Tenths(f64);
 
 impl std::fmt::Display for Tenths {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Chart coordinates start at the padding, so they are never negative.
+        debug_assert!(self.0 >= 0.0, "negative coordinate {}", self.0);
         let tenths = (self.0 * 10.0).round() as u32;
         write!(f, "{}.{}", tenths / 10, tenths % 10)
     }
@@ -160,4 +162,20 @@ pub fn diamonds_path(marks: &[Mark], size: i32) -> String {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tenths;
+
+    #[test]
+    fn tenths_round_to_one_decimal_and_carry_into_the_whole_part() {
+        let printed = |v: f64| Tenths(v).to_string();
+        assert_eq!(printed(9.96), "10.0");
+        assert_eq!(printed(0.04), "0.0");
+        assert_eq!(printed(12.0), "12.0");
+        assert_eq!(printed(187.95), "188.0");
+        assert_eq!(printed(70.66), "70.7");
+        assert_eq!(printed(70.64), "70.6");
+    }
 }

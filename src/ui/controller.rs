@@ -39,8 +39,10 @@ pub enum Notice {
 }
 
 impl Notice {
+    /// Errors are announced at once (role "alert"); the rest politely. Storage that
+    /// is off (a sandboxed embed, say) is worth knowing, not an alarm.
     pub fn is_error(&self) -> bool {
-        !matches!(self, Notice::Imported(_))
+        !matches!(self, Notice::Imported(_) | Notice::NotKept)
     }
 }
 

@@ -43,22 +43,27 @@ pub fn start() {
 
 /// The session to open: a permalink's, else the one saved before the reload, else
 /// a new one. A link that cannot be opened is reported, never silently dropped.
-fn restore_session() -> (Lab, Option<Notice>) {
+/// Also says whether a link was opened: its session must then be saved at once,
+/// since the link has left the address.
+fn restore_session() -> (Lab, Option<Notice>, bool) {
     let saved = || match page_env::load_saved().map(|json| from_json(&json)) {
         None => (Lab::new(), None),
         Some(Ok(lab)) => (lab, None),
         Some(Err(error)) => (Lab::new(), Some(Notice::Saved(error))),
     };
     match page_env::link_token() {
-        None => saved(),
+        None => {
+            let (lab, notice) = saved();
+            (lab, notice, false)
+        }
         Some(token) => {
             // The link has been read: from now on the saved session carries on from
             // it, so a reload keeps the work done since.
             page_env::forget_link();
             match from_link_token(&token) {
-                Ok(lab) => (lab, None),
+                Ok(lab) => (lab, None, true),
                 // A bad link is reported; the saved session stays as it was.
-                Err(error) => (saved().0, Some(Notice::Link(error))),
+                Err(error) => (saved().0, Some(Notice::Link(error)), false),
             }
         }
     }
@@ -72,10 +77,10 @@ pub fn App(
     #[prop(optional)] embed: bool,
     #[prop(optional)] restore: bool,
 ) -> impl IntoView {
-    let (lab, notice) = if restore {
+    let (lab, notice, from_link) = if restore {
         restore_session()
     } else {
-        (Lab::new(), None)
+        (Lab::new(), None, false)
     };
     let ctl = Controller::new(lang, lab);
     ctl.notice.set(notice);
@@ -86,17 +91,40 @@ pub fn App(
             let json = ctl.lab.with(|lab| {
                 // A new, empty lab has nothing worth writing: skipping it keeps the
                 // serializer off the start-up path, and keeps a saved session that
-                // could not be restored until the person changes something.
-                let nothing_yet = first_run.is_none() && lab.history().actions.is_empty();
+                // could not be restored until the person changes something. A
+                // link's session is always written, even an empty one.
+                let nothing_yet =
+                    first_run.is_none() && !from_link && lab.history().actions.is_empty();
                 (!nothing_yet).then(|| to_compact_json(lab.history()))
             });
-            // Said once per page: the person learns it, and later actions are not
-            // buried under the same warning.
-            if json.is_some_and(|json| !page_env::save(&json)) && !told_not_kept.get_value() {
+            // Said once per page, so later actions are not buried under the same
+            // warning; and never over another message (a broken link, say): the
+            // next refused save tells it instead.
+            if json.is_some_and(|json| !page_env::save(&json))
+                && !told_not_kept.get_value()
+                && ctl.notice.with_untracked(Option::is_none)
+            {
                 told_not_kept.set_value(true);
                 ctl.notice.set(Some(Notice::NotKept));
             }
         });
+    }
+    if restore {
+        // A permalink pasted into this tab changes only the address's fragment, so
+        // the page does not reload: open its session here, as a fresh load would.
+        let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+            if let Some(token) = page_env::link_token() {
+                page_env::forget_link();
+                match from_link_token(&token) {
+                    Ok(lab) => {
+                        ctl.load(lab);
+                        ctl.notice.set(None);
+                    }
+                    Err(error) => ctl.notice.set(Some(Notice::Link(error))),
+                }
+            }
+        });
+        on_cleanup(move || listener.remove());
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();
