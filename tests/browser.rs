@@ -76,6 +76,15 @@ impl Mounted {
         settle().await;
     }
 
+    async fn toggle_pause(&self) {
+        let switch: HtmlElement = self
+            .find(".queue input[type=checkbox]")
+            .unwrap()
+            .unchecked_into();
+        switch.click();
+        settle().await;
+    }
+
     async fn toggle_lose_ack(&self) {
         let switch: HtmlElement = self
             .find(".request input[type=checkbox]")
@@ -214,12 +223,7 @@ async fn persian_turns_the_page_right_to_left() {
 #[wasm_bindgen_test]
 async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
     let lab = mount(Lang::En).await;
-    let pause: HtmlElement = lab
-        .find(".queue input[type=checkbox]")
-        .unwrap()
-        .unchecked_into();
-    pause.click();
-    settle().await;
+    lab.toggle_pause().await;
     lab.click("Burst: 20 grants at once").await;
     let count = lab.find("[data-testid=queue-count]").unwrap();
     assert_eq!(count.get_attribute("data-queued").as_deref(), Some("16"));
@@ -227,8 +231,7 @@ async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
     assert_eq!(waiting.get_attribute("data-waiting").as_deref(), Some("4"));
     assert_eq!(lab.all("[data-testid=queue-slot].filled").len(), 16);
     assert!(lab.rows().is_empty());
-    pause.click();
-    settle().await;
+    lab.toggle_pause().await;
     assert_eq!(lab.rows().len(), 20);
     assert_eq!(count.get_attribute("data-queued").as_deref(), Some("0"));
     assert_eq!(lab.balance("account-7").as_deref(), Some("2000"));
@@ -239,12 +242,7 @@ async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
 #[wasm_bindgen_test]
 async fn a_paused_stress_run_is_drawn_though_no_consumer_moves() {
     let lab = mount(Lang::En).await;
-    let pause: HtmlElement = lab
-        .find(".queue input[type=checkbox]")
-        .unwrap()
-        .unchecked_into();
-    pause.click();
-    settle().await;
+    lab.toggle_pause().await;
     let stress: HtmlElement = lab.find("[data-testid=stress]").unwrap().unchecked_into();
     stress.click();
     settle().await;

@@ -149,14 +149,7 @@ impl PointStore {
 
     /// Every receipt, ordered by (account, key), for display.
     pub fn receipts(&self) -> Vec<GrantResult> {
-        let ledger = self.lock();
-        let mut all: Vec<GrantResult> = ledger
-            .accounts
-            .iter()
-            .flat_map(|(id, a)| a.receipts.iter().map(move |(key, r)| r.to_result(id, key)))
-            .collect();
-        all.sort_by(|a, b| (&a.account_id, &a.key).cmp(&(&b.account_id, &b.key)));
-        all
+        self.receipts_page(usize::MAX).0
     }
 
     /// The first `limit` receipts in (account, key) order, and how many there are in
@@ -198,7 +191,7 @@ impl PointStore {
 }
 
 /// Checks that need no state. These errors are final: a retry cannot fix them.
-fn validate(grant: &GrantPoints) -> Result<(), GrantError> {
+pub(crate) fn validate(grant: &GrantPoints) -> Result<(), GrantError> {
     if grant.key.trim().is_empty() {
         return Err(GrantError::EmptyKey);
     }

@@ -78,7 +78,7 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     // A step line: flat at the old balance until the attempt, then at the new one.
     // Integer formatting only (see `Tenths`): it keeps float-to-text code out of
     // the Wasm bundle.
-    let mut line = format!("{},{}", PAD as i32, y(start_balance).round() as i32);
+    let mut line = format!("{},{}", Tenths(PAD), Tenths(y(start_balance)));
     let mut previous = start_balance;
     let mut chart = BalanceChart {
         max_balance,
@@ -113,8 +113,8 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     }
     line.push_str(&format!(
         " {},{}",
-        (CHART_WIDTH - PAD) as i32,
-        y(previous).round() as i32
+        Tenths(CHART_WIDTH - PAD),
+        Tenths(y(previous))
     ));
     chart.line = line;
     chart

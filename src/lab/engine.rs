@@ -5,11 +5,11 @@
 //! every delivery through the same `deliver` as the real worker.
 
 use std::collections::VecDeque;
-
-use rustc_hash::FxHashMap;
 use std::fmt;
 
-use crate::core::{deliver, GrantPoints, PointStore, PointWorker};
+use rustc_hash::FxHashMap;
+
+use crate::core::{deliver, validate, GrantPoints, PointStore, PointWorker};
 
 use super::action::{Action, MAX_BURST};
 use super::form::MAX_FIELD_CHARS;
@@ -129,9 +129,7 @@ impl LabState {
                 points,
                 count,
             } => {
-                if *count == 0 || *count > MAX_BURST {
-                    return Err(LabError::BurstSize(*count));
-                }
+                check_burst_size(*count)?;
                 for _ in 0..*count {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
@@ -146,9 +144,7 @@ impl LabState {
                 count,
                 duplicate_percent,
             } => {
-                if *count == 0 || *count > MAX_BURST {
-                    return Err(LabError::BurstSize(*count));
-                }
+                check_burst_size(*count)?;
                 if *duplicate_percent > 100 {
                     return Err(LabError::DuplicatePercent(*duplicate_percent));
                 }
@@ -259,7 +255,7 @@ impl LabState {
         used.attempts += 1;
         let (attempt_of_key, claimed) = (used.attempts, used.first_points);
         if origin != Origin::Burst {
-            if claimed == grant.points && is_valid(&grant) {
+            if claimed == grant.points && validate(&grant).is_ok() {
                 self.retry_target = Some(grant.clone());
             }
             self.last_request = Some(grant.clone());
@@ -356,7 +352,11 @@ impl Chooser {
     }
 }
 
-/// The store's own validation, known before the grant is delivered.
-fn is_valid(grant: &GrantPoints) -> bool {
-    !grant.key.trim().is_empty() && !grant.account_id.trim().is_empty() && grant.points > 0
+/// Bursts and stress runs queue 1 to `MAX_BURST` grants.
+fn check_burst_size(count: u32) -> Result<(), LabError> {
+    if count == 0 || count > MAX_BURST {
+        Err(LabError::BurstSize(count))
+    } else {
+        Ok(())
+    }
 }

@@ -105,16 +105,17 @@ impl Controller {
         }
     }
 
-    /// Replaces the whole lab (an imported or linked session) and lets it run on.
+    /// Replaces the whole lab (reset, an imported or linked session) and lets it
+    /// run on. A message about the old lab no longer applies.
     pub fn load(self, lab: Lab) {
         self.epoch.update(|e| *e += 1);
+        self.notice.set(None);
         self.lab.set(lab);
         self.run_consumer();
     }
 
     pub fn reset(self) {
         self.load(Lab::new());
-        self.notice.set(None);
     }
 
     /// Up to `steps` consumer moves; false when it had nothing left it may do.

@@ -13,7 +13,7 @@ mod timeline_view;
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
-use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab};
+use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
 
 pub use controller::{Controller, Notice};
 
@@ -51,22 +51,24 @@ fn restore_session() -> (Lab, Option<Notice>, bool) {
         Some(Ok(lab)) => (lab, None),
         Some(Err(error)) => (Lab::new(), Some(Notice::Saved(error))),
     };
-    match page_env::link_token() {
+    match open_link() {
         None => {
             let (lab, notice) = saved();
             (lab, notice, false)
         }
-        Some(token) => {
-            // The link has been read: from now on the saved session carries on from
-            // it, so a reload keeps the work done since.
-            page_env::forget_link();
-            match from_link_token(&token) {
-                Ok(lab) => (lab, None, true),
-                // A bad link is reported; the saved session stays as it was.
-                Err(error) => (saved().0, Some(Notice::Link(error)), false),
-            }
-        }
+        Some(Ok(lab)) => (lab, None, true),
+        // A bad link is reported; the saved session stays as it was.
+        Some(Err(error)) => (saved().0, Some(Notice::Link(error)), false),
     }
+}
+
+/// The session of the address's permalink, if it has one. The link is read once:
+/// from then on the saved session carries on from it, so a reload keeps the work
+/// done since.
+fn open_link() -> Option<Result<Lab, SessionError>> {
+    let token = page_env::link_token()?;
+    page_env::forget_link();
+    Some(from_link_token(&token))
 }
 
 /// The lab page. `restore` reads the permalink or saved session and keeps the
@@ -108,21 +110,12 @@ pub fn App(
                 ctl.notice.set(Some(Notice::NotKept));
             }
         });
-    }
-    if restore {
         // A permalink pasted into this tab changes only the address's fragment, so
         // the page does not reload: open its session here, as a fresh load would.
-        let listener = window_event_listener(leptos::ev::hashchange, move |_| {
-            if let Some(token) = page_env::link_token() {
-                page_env::forget_link();
-                match from_link_token(&token) {
-                    Ok(lab) => {
-                        ctl.load(lab);
-                        ctl.notice.set(None);
-                    }
-                    Err(error) => ctl.notice.set(Some(Notice::Link(error))),
-                }
-            }
+        let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
+            Some(Ok(lab)) => ctl.load(lab),
+            Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
+            None => {}
         });
         on_cleanup(move || listener.remove());
     }

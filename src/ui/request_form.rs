@@ -28,8 +28,9 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
 
     // The switch arms the fault for one delivery: it turns itself off once a
     // request carrying it is accepted, and stays on if the request was refused.
-    let send_with_fault = move |make: fn(bool) -> Action| {
-        if ctl.dispatch(make(lose_ack.get_untracked())) {
+    let armed = move || lose_ack.get_untracked();
+    let dispatch_armed = move |action: Action| {
+        if ctl.dispatch(action) {
             lose_ack.set(false);
         }
     };
@@ -39,24 +40,20 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
         &key.get_untracked(),
         &points.get_untracked(),
     ) {
-        Ok(grant) => {
-            if ctl.dispatch(Action::Send {
-                grant,
-                lose_acknowledgement: lose_ack.get_untracked(),
-            }) {
-                lose_ack.set(false);
-            }
-        }
+        Ok(grant) => dispatch_armed(Action::Send {
+            grant,
+            lose_acknowledgement: armed(),
+        }),
         Err(_) => ctl.notice.set(Some(Notice::FixFields)),
     };
     let retry_same = move |_| {
-        send_with_fault(|lose_acknowledgement| Action::RetrySame {
-            lose_acknowledgement,
+        dispatch_armed(Action::RetrySame {
+            lose_acknowledgement: armed(),
         })
     };
     let retry_fresh = move |_| {
-        send_with_fault(|lose_acknowledgement| Action::RetryFresh {
-            lose_acknowledgement,
+        dispatch_armed(Action::RetryFresh {
+            lose_acknowledgement: armed(),
         })
     };
     let check_balance = move |_| {
