@@ -3,8 +3,8 @@
 
 use crate::core::GrantError;
 use crate::lab::{
-    FieldError, LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
-    MAX_SESSION_BYTES,
+    FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
+    MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,6 +76,18 @@ impl Lang {
 /// `<bdi>` can go (a `title`): Unicode's first-strong isolate keeps it whole.
 fn isolate(text: &str) -> String {
     format!("\u{2068}{text}\u{2069}")
+}
+
+/// Virtual time as seconds with one decimal ("1.2"), from integers only: the
+/// float printer would cost the bundle about 10 KB.
+fn seconds(ms: u64) -> String {
+    let tenths = (ms + 50) / 100;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// Seconds in Persian prose: Persian digits and decimal separator.
+fn fa_seconds(ms: u64) -> String {
+    format!("{} ثانیه", fa(seconds(ms)).replace('.', "٫"))
 }
 
 /// A number in Persian prose.
@@ -165,6 +177,31 @@ pub struct Texts {
     pub rows_range: fn(Lang, usize, usize, usize) -> String,
     pub receipts_more: fn(Lang, usize) -> String,
     pub chart_recent: fn(Lang, usize) -> String,
+    pub world: &'static str,
+    pub clock: fn(Lang, u64, u32) -> String,
+    pub speed: &'static str,
+    pub speed_paused: &'static str,
+    pub skip_to_idle: &'static str,
+    pub idle: &'static str,
+    pub caller_timeout_label: &'static str,
+    pub processing_time_label: &'static str,
+    pub restart: &'static str,
+    pub restart_hint: &'static str,
+    pub naive: &'static str,
+    pub naive_hint: &'static str,
+    pub naive_balances: &'static str,
+    pub idempotent_balance: &'static str,
+    pub undo: &'static str,
+    pub redo: &'static str,
+    /// What really became of a timed-out attempt.
+    pub truth: fn(Truth) -> &'static str,
+    /// "at 1.2 s": when something happened, in virtual time.
+    pub at_time: fn(Lang, u64) -> String,
+    pub process_marker: fn(Lang, u32) -> String,
+    pub granted_again: fn(Lang, u32) -> String,
+    pub store_not_yet: &'static str,
+    pub store_never: &'static str,
+    pub caller_process_ended: &'static str,
 }
 
 static EN: Texts = Texts {
@@ -220,6 +257,7 @@ static EN: Texts = Texts {
         Outcome::Rejected => "Rejected",
         Outcome::Timeout => "Timeout (nothing new)",
         Outcome::TimeoutApplied => "Timeout, but applied",
+        Outcome::ProcessEnded => "Process ended",
     },
     store_applied: "points added:",
     store_replayed: "returned the stored receipt",
@@ -284,6 +322,34 @@ static EN: Texts = Texts {
     rows_range: |_, from, to, total| format!("Attempts {from}–{to} of {total}"),
     receipts_more: |_, n| format!("… and {n} more"),
     chart_recent: |_, n| format!("last {n} attempts"),
+    world: "Time and process",
+    clock: |_, ms, process| format!("Virtual time {} s · process {process}", seconds(ms)),
+    speed: "Speed",
+    speed_paused: "Paused",
+    skip_to_idle: "Skip to idle",
+    idle: "Idle: nothing will happen until you act.",
+    caller_timeout_label: "Caller timeout (ms)",
+    processing_time_label: "Processing time (ms)",
+    restart: "Restart process",
+    restart_hint: "Ends the process: its memory, queue and work in hand are lost.",
+    naive: "Naive worker beside",
+    naive_hint: "Every request also goes to a worker that ignores the key and treats each delivery as new.",
+    naive_balances: "Naive worker's balances",
+    idempotent_balance: "idempotent",
+    undo: "Undo",
+    redo: "Redo",
+    truth: |t| match t {
+        Truth::NeverApplied => "In truth: never applied.",
+        Truth::AppliedBeforeTimeout => "In truth: the store had already applied it; only the answer was lost.",
+        Truth::AppliedAfterTimeout => "In truth: still queued or running at the timeout, applied later.",
+        Truth::Pending => "In truth: still queued or running; not known yet.",
+    },
+    at_time: |_, ms| format!("at {} s", seconds(ms)),
+    process_marker: |_, n| format!("process {n}"),
+    granted_again: |_, p| format!("granted again: process {p} had applied this operation, and the restart forgot its receipt"),
+    store_not_yet: "not handled yet",
+    store_never: "never reached the store",
+    caller_process_ended: "error: the process ended before answering",
 };
 
 static FA: Texts = Texts {
@@ -340,6 +406,7 @@ static FA: Texts = Texts {
         Outcome::Rejected => "رد شد",
         Outcome::Timeout => "مهلت گذشت (بی‌تغییر)",
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
+        Outcome::ProcessEnded => "فرایند پایان یافت",
     },
     store_applied: "امتیاز افزوده شد:",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
@@ -400,13 +467,28 @@ static FA: Texts = Texts {
     },
     lab_error: |e| match e {
         LabError::NothingToRetry => "هنوز چیزی برای تلاش دوباره نیست: اول یک درخواست بفرست.".to_string(),
-        LabError::Idle => "مصرف‌کننده کاری ندارد.".to_string(),
         LabError::BurstSize(n) => format!(
             "اندازهٔ هجوم باید از ۱ تا {} باشد، نه {}.",
             fa(crate::lab::MAX_BURST),
             fa(n)
         ),
-        LabError::NoSteps => "دست‌کم یک گام لازم است.".to_string(),
+        LabError::WaitLength(ms) => format!(
+            "زمان انتظار باید از ۱ تا {} میلی‌ثانیه باشد، نه {}.",
+            fa(MAX_WAIT_MS),
+            fa(ms)
+        ),
+        LabError::CallerTimeout(ms) => format!(
+            "مهلت فراخواننده باید از ۱ تا {} میلی‌ثانیه باشد، نه {}.",
+            fa(MAX_SETTING_MS),
+            fa(ms)
+        ),
+        LabError::ProcessingTime(ms) => format!(
+            "زمان پردازش باید از ۰ تا {} میلی‌ثانیه باشد، نه {}.",
+            fa(MAX_SETTING_MS),
+            fa(ms)
+        ),
+        LabError::NothingToUndo => "چیزی برای واگرد نیست.".to_string(),
+        LabError::NothingToRedo => "چیزی برای از نو انجام دادن نیست.".to_string(),
         LabError::DuplicatePercent(p) => format!(
             "سهم تکراری‌ها باید از ۰ تا ۱۰۰ درصد باشد، نه {}.",
             fa(p)
@@ -478,4 +560,39 @@ static FA: Texts = Texts {
     },
     receipts_more: |lang, n| format!("… و {} رسید دیگر", lang.prose_number(n)),
     chart_recent: |lang, n| format!("{} تلاش آخر", lang.prose_number(n)),
+    world: "زمان و فرایند",
+    clock: |lang, ms, process| {
+        format!("زمان مجازی {} · فرایند {}", fa_seconds(ms), lang.prose_number(process))
+    },
+    speed: "سرعت",
+    speed_paused: "ایستاده",
+    skip_to_idle: "پرش تا بیکاری",
+    idle: "بیکار: تا تو کاری نکنی، چیزی رخ نمی‌دهد.",
+    caller_timeout_label: "مهلت فراخواننده (میلی‌ثانیه)",
+    processing_time_label: "زمان پردازش (میلی‌ثانیه)",
+    restart: "راه‌اندازی دوبارهٔ فرایند",
+    restart_hint: "فرایند را تمام می‌کند: حافظه، صف و کارِ در دست از دست می‌روند.",
+    naive: "کارگر ساده‌لوح در کنار",
+    naive_hint: "هر درخواست به کارگری هم می‌رود که کلید را نادیده می‌گیرد و هر تحویل را تازه می‌شمارد.",
+    naive_balances: "موجودی‌های کارگر ساده‌لوح",
+    idempotent_balance: "ایدمپوتنت",
+    undo: "واگرد",
+    redo: "از نو",
+    truth: |t| match t {
+        Truth::NeverApplied => "در واقع: هرگز اعمال نشد.",
+        Truth::AppliedBeforeTimeout => "در واقع: مخزن پیش‌تر اعمالش کرده بود؛ فقط پاسخ گم شد.",
+        Truth::AppliedAfterTimeout => "در واقع: هنگام پایان مهلت هنوز در صف یا در کار بود و بعد اعمال شد.",
+        Truth::Pending => "در واقع: هنوز در صف یا در کار است؛ هنوز معلوم نیست.",
+    },
+    at_time: |_, ms| format!("در {}", fa_seconds(ms)),
+    process_marker: |lang, n| format!("فرایند {}", lang.prose_number(n)),
+    granted_again: |lang, p| {
+        format!(
+            "دوباره اعطا شد: فرایند {} این عملیات را اعمال کرده بود و راه‌اندازی دوباره رسیدش را از یاد برد",
+            lang.prose_number(p)
+        )
+    },
+    store_not_yet: "هنوز رسیدگی نشده",
+    store_never: "هرگز به مخزن نرسید",
+    caller_process_ended: "خطا: فرایند پیش از پاسخ پایان یافت",
 };

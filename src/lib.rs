@@ -5,6 +5,7 @@ pub mod bench;
 pub mod core;
 pub mod i18n;
 pub mod lab;
+pub mod sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -9,7 +9,5 @@ mod worker;
 pub use delivery::{deliver, Delivered};
 pub use error::GrantError;
 pub use grant::{GrantPoints, GrantResult};
-/// The store's stateless checks, for the lab to know a grant will be refused.
-pub(crate) use store::validate;
 pub use store::{PointStore, StoreOutcome};
-pub use worker::PointWorker;
+pub use worker::{PointWorker, Unobserved, WorkerHooks};

@@ -3,12 +3,14 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustc_hash::FxHashMap as HashMap;
+use serde::Serialize;
 
 use super::error::GrantError;
 use super::grant::{GrantPoints, GrantResult};
 
 /// What the store did with a grant, as opposed to what the caller eventually hears.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum StoreOutcome {
     /// First time this (account, key) was seen: points added, receipt stored.
     Applied(GrantResult),

@@ -1,5 +1,6 @@
-//! Everything a person can do in the lab, as data. The lab's state is what the engine
-//! makes of a list of these, so the list can be replayed, exported and shared.
+//! Everything a person can do in the lab, as data. The lab's state is what the
+//! simulated world makes of a list of these, so the list can be replayed,
+//! exported and shared.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,7 @@ pub const MAX_BURST: u32 = 10_000;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
-    /// A producer hands this grant to the worker.
+    /// A caller hands this grant to the worker and waits, at most its timeout.
     Send {
         grant: GrantPoints,
         #[serde(default)]
@@ -28,28 +29,36 @@ pub enum Action {
         #[serde(default)]
         lose_acknowledgement: bool,
     },
-    /// Many producers at once, each with its own new key, to fill the queue.
+    /// Many callers at once, each with its own new key, to fill the queue.
     Burst {
         account_id: String,
         points: i32,
         count: u32,
     },
-    /// A load test: `count` grants of `points` to one account, where about
-    /// `duplicate_percent` of them repeat an earlier grant of the same run (same key,
-    /// same points) as a redelivery would. Which ones repeat is fixed by the run, so
-    /// a replay makes the same choices.
+    /// A load test from a batch job with no deadline: `count` grants of `points`
+    /// to one account, where about `duplicate_percent` of them repeat an earlier
+    /// grant of the same run (same key, same points) as a redelivery would. Which
+    /// ones repeat is fixed by the run, so a replay makes the same choices.
     Stress {
         account_id: String,
         points: i32,
         count: u32,
         duplicate_percent: u8,
     },
-    /// Hold or release the consumer.
+    /// Hold or release the consumer. Callers' clocks keep running.
     SetPaused { paused: bool },
-    /// Let the consumer make up to `steps` moves (take a delivery, finish a delivery).
-    Advance { steps: u32 },
+    /// Let `ms` of virtual time pass.
+    Wait { ms: u64 },
     /// Read an account's current balance, apart from any receipt.
     CheckBalance { account_id: String },
+    /// End the process and start a new, empty one.
+    Restart,
+    /// How long each caller sent from now on waits for its answer.
+    SetCallerTimeout { ms: u64 },
+    /// How long the consumer works on each delivery it takes from now on.
+    SetProcessingTime { ms: u64 },
+    /// Whether requests sent from now on also go to the naive worker beside.
+    SetNaive { on: bool },
 }
 
 impl Action {

@@ -1,35 +1,44 @@
-//! The lab engine: a deterministic, single-threaded model of the article's worker.
-//!
-//! It mirrors `PointWorker` step by step (bounded queue, waiting producers, one
-//! consumer holding one delivery) so the page can show each stage, and it applies
-//! every delivery through the same `deliver` as the real worker.
+//! The lab's state: the simulated world running the article's worker, the fold of
+//! what it reported, and what the person's buttons need (what a retry resends).
 
-use std::collections::VecDeque;
 use std::fmt;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::core::{deliver, validate, GrantPoints, PointStore, PointWorker};
+use crate::core::GrantPoints;
+use crate::sim::{AttemptId, Millis, ProcessNumber, World};
 
 use super::action::{Action, MAX_BURST};
+use super::fold::{Fold, Tracked};
 use super::form::MAX_FIELD_CHARS;
 use super::timeline::{Attempt, AttemptRow, Origin};
+
+/// The longest caller timeout and processing time a person may set: ten minutes
+/// of virtual time is more than any lesson needs.
+pub const MAX_SETTING_MS: Millis = 600_000;
+/// The most virtual time one wait may cover: a day.
+pub const MAX_WAIT_MS: Millis = 86_400_000;
 
 /// Why an action was refused. A refused action changes nothing and is not recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LabError {
     /// A retry before anything was sent.
     NothingToRetry,
-    /// The consumer had nothing it could do (idle, or paused with nothing in hand).
-    Idle,
     /// A burst of 0, or of more than [`MAX_BURST`].
     BurstSize(u32),
-    /// `Advance` with 0 steps.
-    NoSteps,
+    /// A wait of no time, or of more than [`MAX_WAIT_MS`].
+    WaitLength(Millis),
+    /// A caller timeout outside 1 ms to [`MAX_SETTING_MS`].
+    CallerTimeout(Millis),
+    /// A processing time over [`MAX_SETTING_MS`].
+    ProcessingTime(Millis),
     /// A stress run's duplicate share above 100 %.
     DuplicatePercent(u8),
     /// The session has reached the size a file or link may carry; reset to go on.
     SessionFull,
+    /// Undo with nothing done, or redo with nothing undone.
+    NothingToUndo,
+    NothingToRedo,
 }
 
 impl fmt::Display for LabError {
@@ -38,11 +47,20 @@ impl fmt::Display for LabError {
             LabError::NothingToRetry => {
                 write!(f, "nothing has been sent yet, so there is nothing to retry")
             }
-            LabError::Idle => write!(f, "the consumer has nothing to do"),
             LabError::BurstSize(n) => {
                 write!(f, "a burst must hold 1 to {MAX_BURST} grants, not {n}")
             }
-            LabError::NoSteps => write!(f, "advance needs at least one step"),
+            LabError::WaitLength(ms) => {
+                write!(f, "a wait must last 1 to {MAX_WAIT_MS} ms, not {ms}")
+            }
+            LabError::CallerTimeout(ms) => write!(
+                f,
+                "the caller timeout must be 1 to {MAX_SETTING_MS} ms, not {ms}"
+            ),
+            LabError::ProcessingTime(ms) => write!(
+                f,
+                "the processing time must be 0 to {MAX_SETTING_MS} ms, not {ms}"
+            ),
             LabError::DuplicatePercent(p) => {
                 write!(f, "the share of duplicates must be 0 to 100 %, not {p} %")
             }
@@ -53,45 +71,46 @@ impl fmt::Display for LabError {
                 super::session::MAX_ACTIONS,
                 super::session::MAX_SENDS
             ),
+            LabError::NothingToUndo => write!(f, "there is nothing to undo"),
+            LabError::NothingToRedo => write!(f, "there is nothing to redo"),
         }
     }
 }
 
 impl std::error::Error for LabError {}
 
-#[derive(Debug, Clone, Copy)]
-struct KeyUse {
-    attempts: u32,
-    first_points: i32,
-}
-
 /// The last separate balance read, shown apart from every receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceRead {
     pub account_id: String,
     pub balance: i32,
-    /// How many attempts had finished when the read was made.
+    /// How many timeline rows there were when the read was made.
     pub after_attempts: usize,
+    pub at: Millis,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct LabState {
-    store: PointStore,
-    queue: VecDeque<Attempt>,
-    waiting: VecDeque<Attempt>,
-    in_hand: Option<Attempt>,
-    paused: bool,
-    timeline: Vec<AttemptRow>,
-    /// Per (account, key): how many attempts used it, and the points it was first
-    /// sent with (the payload the store will keep, so a later request with other
-    /// points is known to be refused).
-    keys: FxHashMap<(String, String), KeyUse>,
-    sent: u64,
+    world: World,
+    fold: Fold,
+    /// How many attempts each exact request (account, key, points) has had.
+    requests: FxHashMap<(String, String, i32), u32>,
+    /// Every (account, key) any attempt used, so a fresh key is really fresh.
+    used_keys: FxHashSet<(String, String)>,
+    /// Attempts a person sent (bursts and stress runs aside), oldest first.
+    by_hand: Vec<AttemptId>,
     bursts_sent: u64,
     last_request: Option<GrantPoints>,
-    /// What the retry buttons resend (see [`LabState::retry_target`]).
-    retry_target: Option<GrantPoints>,
     last_read: Option<BalanceRead>,
+}
+
+impl fmt::Debug for LabState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LabState")
+            .field("now", &self.world.now())
+            .field("attempts", &self.fold.attempts.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl LabState {
@@ -101,85 +120,92 @@ impl LabState {
 
     /// Carries out one action, or refuses it and changes nothing.
     pub fn apply(&mut self, action: &Action) -> Result<(), LabError> {
+        self.check(action)?;
         match action {
             Action::Send {
                 grant,
                 lose_acknowledgement,
-            } => {
-                self.send(grant.clone(), Origin::Send, *lose_acknowledgement);
-                Ok(())
-            }
+            } => self.send(grant.clone(), Origin::Send, *lose_acknowledgement, false),
             Action::RetrySame {
                 lose_acknowledgement,
             } => {
                 let grant = self.retry_target().ok_or(LabError::NothingToRetry)?;
-                self.send(grant, Origin::RetrySame, *lose_acknowledgement);
-                Ok(())
+                self.send(grant, Origin::RetrySame, *lose_acknowledgement, false);
             }
             Action::RetryFresh {
                 lose_acknowledgement,
             } => {
                 let last = self.retry_target().ok_or(LabError::NothingToRetry)?;
                 let grant = last.with_key(self.fresh_key(&last.account_id, &last.key));
-                self.send(grant, Origin::RetryFresh, *lose_acknowledgement);
-                Ok(())
+                self.send(grant, Origin::RetryFresh, *lose_acknowledgement, false);
             }
             Action::Burst {
                 account_id,
                 points,
                 count,
             } => {
-                check_burst_size(*count)?;
                 for _ in 0..*count {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
                     let grant = GrantPoints::new(key, account_id.clone(), *points);
-                    self.send(grant, Origin::Burst, false);
+                    self.send(grant, Origin::Burst, false, false);
                 }
-                Ok(())
             }
             Action::Stress {
                 account_id,
                 points,
                 count,
                 duplicate_percent,
-            } => {
-                check_burst_size(*count)?;
-                if *duplicate_percent > 100 {
-                    return Err(LabError::DuplicatePercent(*duplicate_percent));
-                }
-                self.stress(account_id, *points, *count, *duplicate_percent);
-                Ok(())
-            }
-            Action::SetPaused { paused } => {
-                self.paused = *paused;
-                Ok(())
-            }
-            Action::Advance { steps } => {
-                if *steps == 0 {
-                    return Err(LabError::NoSteps);
-                }
-                if !self.can_step() {
-                    return Err(LabError::Idle);
-                }
-                for _ in 0..*steps {
-                    if !self.step() {
-                        break;
-                    }
-                }
-                Ok(())
-            }
+            } => self.stress(account_id, *points, *count, *duplicate_percent),
+            Action::SetPaused { paused } => self.world.set_paused(*paused),
+            Action::Wait { ms } => self.world.advance(*ms),
             Action::CheckBalance { account_id } => {
                 self.last_read = Some(BalanceRead {
                     account_id: account_id.clone(),
-                    balance: self.store.balance(account_id),
-                    after_attempts: self.timeline.len(),
+                    balance: self.world.store().balance(account_id),
+                    after_attempts: self.fold.timeline.len(),
+                    at: self.world.now(),
                 });
+            }
+            Action::Restart => self.world.restart(),
+            Action::SetCallerTimeout { ms } => self.world.set_caller_timeout(*ms),
+            Action::SetProcessingTime { ms } => self.world.set_processing_time(*ms),
+            Action::SetNaive { on } => self.world.set_naive(*on),
+        }
+        self.fold.catch_up(&self.world.events());
+        Ok(())
+    }
+
+    /// The checks that need no state, made before anything changes.
+    fn check(&self, action: &Action) -> Result<(), LabError> {
+        match *action {
+            Action::Burst { count, .. } => check_burst_size(count),
+            Action::Stress {
+                count,
+                duplicate_percent,
+                ..
+            } => {
+                check_burst_size(count)?;
+                if duplicate_percent > 100 {
+                    return Err(LabError::DuplicatePercent(duplicate_percent));
+                }
                 Ok(())
             }
+            Action::Wait { ms } if ms == 0 || ms > MAX_WAIT_MS => Err(LabError::WaitLength(ms)),
+            Action::SetCallerTimeout { ms } if ms == 0 || ms > MAX_SETTING_MS => {
+                Err(LabError::CallerTimeout(ms))
+            }
+            Action::SetProcessingTime { ms } if ms > MAX_SETTING_MS => {
+                Err(LabError::ProcessingTime(ms))
+            }
+            _ => Ok(()),
         }
     }
 
+    /// A load test: `count` grants from a batch job that waits as long as it takes
+    /// (no deadline), about `duplicate_percent` of them repeating an earlier grant
+    /// of the same run, as a redelivery would. Seeded by the run's number, so a
+    /// replay makes the same choices.
     fn stress(&mut self, account_id: &str, points: i32, count: u32, duplicate_percent: u8) {
         self.bursts_sent += 1;
         let run = self.bursts_sent;
@@ -198,89 +224,52 @@ impl LabState {
                 GrantPoints::new(key, account_id, points),
                 Origin::Burst,
                 false,
+                true,
             );
         }
     }
 
-    /// Whether the consumer could make a move right now.
-    pub fn can_step(&self) -> bool {
-        self.in_hand.is_some() || (!self.paused && !self.queue.is_empty())
-    }
-
-    /// How many consumer moves remain before the lab is idle (ignoring a pause).
-    pub fn steps_to_drain(&self) -> usize {
-        let queued = self.queue.len() + self.waiting.len();
-        2 * queued + usize::from(self.in_hand.is_some())
-    }
-
-    /// One consumer move: finish the delivery in hand, or else take the next one.
-    fn step(&mut self) -> bool {
-        if let Some(attempt) = self.in_hand.take() {
-            self.finish(attempt);
-            return true;
-        }
-        if self.paused {
-            return false;
-        }
-        let Some(next) = self.queue.pop_front() else {
-            return false;
-        };
-        self.in_hand = Some(next);
-        // Taking a delivery frees a slot: the longest-waiting producer gets it.
-        if let Some(producer) = self.waiting.pop_front() {
-            self.queue.push_back(producer);
-        }
-        true
-    }
-
-    fn finish(&mut self, attempt: Attempt) {
-        let delivered = deliver(&self.store, &attempt.grant, attempt.lose_acknowledgement);
-        let balance_after = self.store.balance(&attempt.grant.account_id);
-        self.timeline.push(AttemptRow {
-            attempt,
-            delivered,
-            balance_after,
-        });
-    }
-
-    fn send(&mut self, grant: GrantPoints, origin: Origin, lose_acknowledgement: bool) {
-        self.sent += 1;
-        let used = self
-            .keys
-            .entry((grant.account_id.clone(), grant.key.clone()))
-            .or_insert(KeyUse {
-                attempts: 0,
-                first_points: grant.points,
-            });
-        used.attempts += 1;
-        let (attempt_of_key, claimed) = (used.attempts, used.first_points);
+    fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool, patient: bool) {
+        let id = self.fold.attempts.len() as AttemptId + 1;
+        let count = self
+            .requests
+            .entry((grant.account_id.clone(), grant.key.clone(), grant.points))
+            .or_insert(0);
+        *count += 1;
+        let attempt_of_request = *count;
+        self.used_keys
+            .insert((grant.account_id.clone(), grant.key.clone()));
         if origin != Origin::Burst {
-            if claimed == grant.points && validate(&grant).is_ok() {
-                self.retry_target = Some(grant.clone());
-            }
+            self.by_hand.push(id);
             self.last_request = Some(grant.clone());
         }
-        let attempt = Attempt {
-            id: self.sent,
-            grant,
-            origin,
-            attempt_of_key,
-            lose_acknowledgement,
-        };
-        if self.queue.len() < PointWorker::CAPACITY {
-            self.queue.push_back(attempt);
-        } else {
-            self.waiting.push_back(attempt);
-        }
+        self.fold.attempts.push(Tracked {
+            attempt: Attempt {
+                id,
+                grant: grant.clone(),
+                origin,
+                attempt_of_request,
+                lose_acknowledgement: lose,
+                process: self.world.process_number(),
+                sent_at: self.world.now(),
+            },
+            handled: None,
+            row: None,
+            never_handled: false,
+        });
+        self.world.send(id, grant, lose, patient);
     }
 
     /// The request the retry buttons resend: the newest one a person sent (bursts
-    /// aside) that the store will not refuse, i.e. valid and not reusing a key that
-    /// was first sent with other points. A refused request would only be refused
-    /// again. Decided when each request is sent, so it never depends on how far the
-    /// consumer has got.
+    /// aside) that the store has not refused. What the store did is taken from what
+    /// happened, not predicted: a request still on its way counts, since nobody
+    /// knows yet, and one the store refused would only be refused again.
     pub fn retry_target(&self) -> Option<GrantPoints> {
-        self.retry_target.clone()
+        self.by_hand.iter().rev().find_map(|id| {
+            let tracked = &self.fold.attempts[(*id - 1) as usize];
+            let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err());
+            (!refused).then(|| tracked.attempt.grant.clone())
+        })
     }
 
     /// A key for this account that no attempt has used yet, derived from `base`.
@@ -296,29 +285,35 @@ impl LabState {
             .map(|n| format!("{stem}-retry-{n}"))
             .find(|key| {
                 !self
-                    .keys
-                    .contains_key(&(account_id.to_owned(), key.clone()))
+                    .used_keys
+                    .contains(&(account_id.to_owned(), key.clone()))
             })
             .expect("an unused key exists")
     }
 
-    pub fn store(&self) -> &PointStore {
-        &self.store
+    pub fn world(&self) -> &World {
+        &self.world
     }
-    pub fn queue(&self) -> &VecDeque<Attempt> {
-        &self.queue
+    pub fn store(&self) -> &crate::core::PointStore {
+        self.world.store()
     }
-    pub fn waiting(&self) -> &VecDeque<Attempt> {
-        &self.waiting
+    /// Attempts queued, oldest first.
+    pub fn queue(&self) -> Vec<&Attempt> {
+        self.fold.queue.iter().map(|id| self.attempt(*id)).collect()
     }
+    /// Producers waiting for room, oldest first.
+    pub fn waiting(&self) -> usize {
+        self.fold.waiting.len()
+    }
+    /// The delivery the consumer is working on.
     pub fn in_hand(&self) -> Option<&Attempt> {
-        self.in_hand.as_ref()
+        self.fold.in_hand.map(|id| self.attempt(id))
     }
     pub fn paused(&self) -> bool {
-        self.paused
+        self.world.paused()
     }
     pub fn timeline(&self) -> &[AttemptRow] {
-        &self.timeline
+        &self.fold.timeline
     }
     pub fn last_request(&self) -> Option<&GrantPoints> {
         self.last_request.as_ref()
@@ -326,9 +321,26 @@ impl LabState {
     pub fn last_read(&self) -> Option<&BalanceRead> {
         self.last_read.as_ref()
     }
-    /// Attempts sent but not yet answered: queued, waiting for room, or in hand.
+    /// Balances on the naive side, by account.
+    pub fn naive_balances(&self) -> &[(String, i32)] {
+        &self.fold.naive_balances
+    }
+    pub fn now(&self) -> Millis {
+        self.world.now()
+    }
+    pub fn process_number(&self) -> ProcessNumber {
+        self.world.process_number()
+    }
+    /// Attempts sent whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
-        self.queue.len() + self.waiting.len() + usize::from(self.in_hand.is_some())
+        self.fold.attempts.len() - self.fold.timeline.len()
+    }
+    /// How long until something happens by itself; `None` when the world is idle.
+    pub fn until_next(&self) -> Option<Millis> {
+        self.world.until_next()
+    }
+    fn attempt(&self, id: AttemptId) -> &Attempt {
+        &self.fold.attempts[(id - 1) as usize].attempt
     }
 }
 

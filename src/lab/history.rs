@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
-use super::engine::{LabError, LabState};
+use super::engine::{LabError, LabState, MAX_WAIT_MS};
 use super::session::{MAX_ACTIONS, MAX_SENDS};
 
 /// A recorded session: the list of actions, in the form exported and shared.
@@ -28,6 +28,8 @@ pub struct Lab {
     history: History,
     /// Grants queued by the whole history, against [`MAX_SENDS`].
     sends: u64,
+    /// What undo took off the end of the history, newest undo last.
+    undone: Vec<Vec<Action>>,
 }
 
 impl Lab {
@@ -36,36 +38,40 @@ impl Lab {
     }
 
     /// Carries out an action and records it; a refused action is not recorded.
+    /// Anything new makes what was undone unreachable.
     pub fn dispatch(&mut self, action: Action) -> Result<(), LabError> {
+        self.record(action)?;
+        self.undone.clear();
+        Ok(())
+    }
+
+    fn record(&mut self, action: Action) -> Result<(), LabError> {
         self.check_room(&action)?;
-        let before = self.state.steps_to_drain();
         self.state.apply(&action)?;
-        let Action::Advance { .. } = action else {
-            self.sends += action.sends();
-            self.history.actions.push(action);
-            return Ok(());
-        };
-        // Consumer moves come in long runs: keep them as one entry with the number of
-        // moves actually made, which replays to the same state.
-        let made = moves_made(before, &self.state);
-        match self.history.actions.last_mut() {
-            Some(Action::Advance { steps: total }) if total.checked_add(made).is_some() => {
-                *total += made;
+        self.sends += action.sends();
+        // Time passes in many small waits (the page's clock ticks): keep a run of
+        // them as one entry, which replays to the same world.
+        if let (Action::Wait { ms }, Some(Action::Wait { ms: total })) =
+            (&action, self.history.actions.last_mut())
+        {
+            if let Some(sum) = total.checked_add(*ms) {
+                *total = sum;
+                return Ok(());
             }
-            _ => self.history.actions.push(Action::Advance { steps: made }),
         }
+        self.history.actions.push(action);
         Ok(())
     }
 
     /// A session must stay within what a file or link may carry, or it could not be
-    /// restored after a reload nor imported again. The last place is kept for the
-    /// consumer, so work already queued can always finish.
+    /// restored after a reload nor imported again. The last place is kept for
+    /// time to pass, so work already queued can always finish.
     fn check_room(&self, action: &Action) -> Result<(), LabError> {
         let actions = self.history.actions.len();
         let full = match action {
-            Action::Advance { .. } => {
+            Action::Wait { .. } => {
                 actions >= MAX_ACTIONS
-                    && !matches!(self.history.actions.last(), Some(Action::Advance { .. }))
+                    && !matches!(self.history.actions.last(), Some(Action::Wait { .. }))
             }
             _ => actions + 1 >= MAX_ACTIONS || self.sends + action.sends() > MAX_SENDS,
         };
@@ -76,13 +82,59 @@ impl Lab {
         }
     }
 
-    /// Lets the consumer run until it has nothing left it may do.
-    pub fn drain(&mut self) {
-        let steps = u32::try_from(self.state.steps_to_drain()).unwrap_or(u32::MAX);
-        if steps > 0 {
-            // Idle (paused with an empty hand) is not an error for draining.
-            let _ = self.dispatch(Action::Advance { steps });
+    /// Lets virtual time run until nothing more will happen by itself (everything
+    /// sent has been answered and worked off, or waits on a paused consumer), and
+    /// records that as one wait. Says how much time passed.
+    pub fn skip_to_idle(&mut self) -> u64 {
+        let mut passed: u64 = 0;
+        while let Some(next) = self.state.until_next() {
+            // Every timer in the world is a deadline or a piece of work, so this
+            // ends; a wait of 0 ms is not an action, and would not advance.
+            let ms = next.clamp(1, MAX_WAIT_MS);
+            if self.dispatch(Action::Wait { ms }).is_err() {
+                break;
+            }
+            passed += ms;
         }
+        passed
+    }
+
+    /// Goes back to just before the last thing the person did (with the time that
+    /// passed after it): the history's prefix, replayed.
+    pub fn undo(&mut self) -> Result<(), LabError> {
+        let cut = self
+            .history
+            .actions
+            .iter()
+            .rposition(|a| !matches!(a, Action::Wait { .. }))
+            .ok_or(LabError::NothingToUndo)?;
+        let undone = self.history.actions[cut..].to_vec();
+        let mut earlier = self.rewound(cut);
+        earlier.undone = std::mem::take(&mut self.undone);
+        earlier.undone.push(undone);
+        *self = earlier;
+        Ok(())
+    }
+
+    /// Does again what the last undo took back, exactly as it was.
+    pub fn redo(&mut self) -> Result<(), LabError> {
+        let actions = self.undone.pop().ok_or(LabError::NothingToRedo)?;
+        for action in actions {
+            self.record(action)
+                .expect("an undone action replays where it was first accepted");
+        }
+        Ok(())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history
+            .actions
+            .iter()
+            .any(|a| !matches!(a, Action::Wait { .. }))
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
     }
 
     /// Rebuilds a lab from a recorded history, refusing it whole at the first bad action.
@@ -108,11 +160,4 @@ impl Lab {
     pub fn history(&self) -> &History {
         &self.history
     }
-}
-
-/// Each move either finishes the delivery in hand or takes the next one, and both
-/// lower `steps_to_drain` by exactly one (a waiting producer moving into the queue
-/// does not change it), so the drop counts the moves.
-fn moves_made(before: usize, state: &LabState) -> u32 {
-    u32::try_from(before - state.steps_to_drain()).unwrap_or(u32::MAX)
 }

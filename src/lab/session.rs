@@ -14,7 +14,9 @@ use super::history::{History, Lab, ReplayError};
 
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
 pub const FORMAT: &str = "idempotency-lab/session";
-pub const VERSION: u32 = 1;
+/// 2: the lab runs in a simulated world with a clock (waits, timeouts, restarts).
+/// Version 1 files, from the lab before it had a clock, are converted on the way in.
+pub const VERSION: u32 = 2;
 /// Largest file (and decoded link) accepted: room for the largest session the lab
 /// lets a person build (every action at its longest, pretty-printed).
 pub const MAX_SESSION_BYTES: usize = 4 * 1024 * 1024;
@@ -24,10 +26,17 @@ pub const MAX_SENDS: u64 = 50_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SessionFile {
+struct SessionFile<A> {
     format: String,
     version: u32,
-    actions: Vec<Action>,
+    actions: Vec<A>,
+}
+
+/// Just enough of a file to know which version's actions to expect.
+#[derive(Deserialize)]
+struct Header {
+    format: String,
+    version: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +102,7 @@ impl fmt::Display for SessionError {
 
 impl std::error::Error for SessionError {}
 
-fn session_file(history: &History) -> SessionFile {
+fn session_file(history: &History) -> SessionFile<Action> {
     SessionFile {
         format: FORMAT.to_string(),
         version: VERSION,
@@ -116,19 +125,138 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
     if text.len() > MAX_SESSION_BYTES {
         return Err(SessionError::TooLarge { bytes: text.len() });
     }
-    let file: SessionFile =
-        serde_json::from_str(text).map_err(|e| SessionError::NotJson(e.to_string()))?;
-    if file.format != FORMAT {
+    let not_json = |e: serde_json::Error| SessionError::NotJson(e.to_string());
+    let header: Header = serde_json::from_str(text).map_err(not_json)?;
+    if header.format != FORMAT {
         return Err(SessionError::WrongFormat);
     }
-    if file.version != VERSION {
-        return Err(SessionError::UnsupportedVersion(file.version));
+    match header.version {
+        VERSION => {
+            let file: SessionFile<Action> = serde_json::from_str(text).map_err(not_json)?;
+            check_bounds(&file.actions)?;
+            Lab::replay(&History {
+                actions: file.actions,
+            })
+            .map_err(SessionError::Replay)
+        }
+        1 => {
+            let file: SessionFile<ActionV1> = serde_json::from_str(text).map_err(not_json)?;
+            let actions: Vec<Action> = file.actions.iter().filter_map(ActionV1::to_v2).collect();
+            check_bounds(&actions)?;
+            replay_v1(file.actions)
+        }
+        other => Err(SessionError::UnsupportedVersion(other)),
     }
-    check_bounds(&file.actions)?;
-    Lab::replay(&History {
-        actions: file.actions,
-    })
-    .map_err(SessionError::Replay)
+}
+
+/// An action as the lab before the clock wrote it. Only `advance` differs: the
+/// consumer's moves, counted.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum ActionV1 {
+    Send {
+        grant: crate::core::GrantPoints,
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    RetrySame {
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    RetryFresh {
+        #[serde(default)]
+        lose_acknowledgement: bool,
+    },
+    Burst {
+        account_id: String,
+        points: i32,
+        count: u32,
+    },
+    Stress {
+        account_id: String,
+        points: i32,
+        count: u32,
+        duplicate_percent: u8,
+    },
+    SetPaused {
+        paused: bool,
+    },
+    Advance {
+        steps: u32,
+    },
+    CheckBalance {
+        account_id: String,
+    },
+}
+
+impl ActionV1 {
+    /// The same action today; `None` for consumer moves, which have no action now.
+    fn to_v2(&self) -> Option<Action> {
+        Some(match self.clone() {
+            ActionV1::Send {
+                grant,
+                lose_acknowledgement,
+            } => Action::Send {
+                grant,
+                lose_acknowledgement,
+            },
+            ActionV1::RetrySame {
+                lose_acknowledgement,
+            } => Action::RetrySame {
+                lose_acknowledgement,
+            },
+            ActionV1::RetryFresh {
+                lose_acknowledgement,
+            } => Action::RetryFresh {
+                lose_acknowledgement,
+            },
+            ActionV1::Burst {
+                account_id,
+                points,
+                count,
+            } => Action::Burst {
+                account_id,
+                points,
+                count,
+            },
+            ActionV1::Stress {
+                account_id,
+                points,
+                count,
+                duplicate_percent,
+            } => Action::Stress {
+                account_id,
+                points,
+                count,
+                duplicate_percent,
+            },
+            ActionV1::SetPaused { paused } => Action::SetPaused { paused },
+            ActionV1::CheckBalance { account_id } => Action::CheckBalance { account_id },
+            ActionV1::Advance { .. } => return None,
+        })
+    }
+}
+
+/// Replays a version 1 session in today's world. That lab had no clock: work took
+/// no time, and the consumer's recorded moves worked off what was queued. So the
+/// processing time is set to 0, and each run of moves becomes "let the world run
+/// until it is idle". A session saved mid-way through a slow delivery therefore
+/// opens with that delivery done.
+fn replay_v1(actions: Vec<ActionV1>) -> Result<Lab, SessionError> {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetProcessingTime { ms: 0 })
+        .expect("0 ms is a valid processing time");
+    for (index, action) in actions.iter().enumerate() {
+        match action.to_v2() {
+            None => {
+                lab.skip_to_idle();
+            }
+            Some(action) => lab
+                .dispatch(action)
+                .map_err(|error| SessionError::Replay(ReplayError { index, error }))?,
+        }
+    }
+    Ok(lab)
 }
 
 /// The session as a URL-safe token for a link's fragment (compact JSON, base64url).

@@ -1,8 +1,10 @@
-//! One row per finished attempt: what the store did beside what the caller got.
+//! One row per attempt whose caller has heard something: what the caller got beside
+//! what the store did, and, after a timeout, what really became of the attempt.
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Delivered, GrantError, GrantPoints, GrantResult, StoreOutcome};
+use crate::core::{GrantError, GrantPoints, GrantResult, StoreOutcome};
+use crate::sim::{AttemptId, Millis, ProcessNumber};
 
 /// How an attempt came to be, so the timeline can say "retry" where it was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,16 +16,35 @@ pub enum Origin {
     Burst,
 }
 
-/// A delivery from the moment a producer sends it until the consumer answers it.
+/// One call of one caller, from sending until its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
     /// Counts every attempt in the lab from 1, in sending order.
-    pub id: u64,
+    pub id: AttemptId,
     pub grant: GrantPoints,
     pub origin: Origin,
-    /// 1 for the first attempt with this (account, key), 2 for its first retry, ...
-    pub attempt_of_key: u32,
+    /// 1 for the first attempt of this exact request (account, key and points),
+    /// 2 for its first retry, ... A request that reuses a key with other points is
+    /// not a retry: it starts at 1 (and the store will say what it makes of it).
+    pub attempt_of_request: u32,
     pub lose_acknowledgement: bool,
+    /// The process it was sent to.
+    pub process: ProcessNumber,
+    pub sent_at: Millis,
+}
+
+/// What the store did with an attempt, and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handling {
+    pub at: Millis,
+    pub store: Result<StoreOutcome, GrantError>,
+    /// The fault struck after the store's work: the answer never left.
+    pub acknowledgement_lost: bool,
+    /// The account's balance right after.
+    pub balance_after: i32,
+    /// The store applied an operation that an earlier process had already applied:
+    /// the restart forgot the receipt, and the points were granted again.
+    pub granted_before_in: Option<ProcessNumber>,
 }
 
 /// The combined verdict of one attempt, as the page colours and labels it.
@@ -35,10 +56,12 @@ pub enum Outcome {
     Replayed,
     /// Refused: bad input or a changed payload. Nothing changed.
     Rejected,
-    /// The caller timed out, but the store only returned the stored receipt.
+    /// The caller timed out, and the store did not apply the grant (yet, or at all).
     Timeout,
-    /// The caller timed out *after* the store applied the grant: the trap of the article.
+    /// The caller timed out, but the store applied the grant: the trap of the article.
     TimeoutApplied,
+    /// The process ended before answering: the caller got an error.
+    ProcessEnded,
 }
 
 impl Outcome {
@@ -50,6 +73,34 @@ impl Outcome {
             Outcome::Rejected => "rejected",
             Outcome::Timeout => "timeout",
             Outcome::TimeoutApplied => "timeout-applied",
+            Outcome::ProcessEnded => "process-ended",
+        }
+    }
+}
+
+/// What really became of an attempt whose caller timed out. The caller cannot
+/// know it; the lab can, once it has happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Truth {
+    /// The store never applied it: refused, given up while waiting for room, or
+    /// lost with its process.
+    NeverApplied,
+    /// The store had dealt with it before the deadline; only the answer was missing.
+    AppliedBeforeTimeout,
+    /// It was still queued or running at the deadline, and was applied afterwards.
+    AppliedAfterTimeout,
+    /// Still queued or running: nobody knows yet.
+    Pending,
+}
+
+impl Truth {
+    /// The stable name used in `data-truth`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Truth::NeverApplied => "never-applied",
+            Truth::AppliedBeforeTimeout => "applied-before-timeout",
+            Truth::AppliedAfterTimeout => "applied-after-timeout",
+            Truth::Pending => "pending",
         }
     }
 }
@@ -57,36 +108,68 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttemptRow {
     pub attempt: Attempt,
-    pub delivered: Delivered,
-    /// The account's current balance right after this attempt: the store's truth,
-    /// which the receipt's balance may lag behind.
+    pub answered_at: Millis,
+    /// What the caller got: the receipt, a rejection, `Timeout` when its deadline
+    /// passed, or `WorkerStopped` when the process ended.
+    pub caller: Result<GrantResult, GrantError>,
+    /// The account's current balance when the caller got its answer: the store's
+    /// truth, which the receipt's balance may lag behind.
     pub balance_after: i32,
+    /// What the store did, once it has (possibly after the answer).
+    pub handled: Option<Handling>,
+    /// Whether the store had dealt with it by the time the caller got its answer.
+    pub handled_before_answer: bool,
+    /// The store will never see it: the caller gave up waiting for room, or the
+    /// process ended while it was queued or in hand.
+    pub never_handled: bool,
 }
 
 impl AttemptRow {
     pub fn outcome(&self) -> Outcome {
-        match (&self.delivered.store, &self.delivered.caller) {
-            (Err(_), _) => Outcome::Rejected,
-            (Ok(StoreOutcome::Applied(_)), Err(_)) => Outcome::TimeoutApplied,
-            (Ok(StoreOutcome::Replayed(_)), Err(_)) => Outcome::Timeout,
-            (Ok(StoreOutcome::Applied(_)), Ok(_)) => Outcome::Applied,
-            (Ok(StoreOutcome::Replayed(_)), Ok(_)) => Outcome::Replayed,
+        let applied = matches!(
+            self.handled,
+            Some(Handling {
+                store: Ok(StoreOutcome::Applied(_)),
+                ..
+            })
+        );
+        match &self.caller {
+            Ok(_) if applied => Outcome::Applied,
+            Ok(_) => Outcome::Replayed,
+            Err(GrantError::Timeout) if applied => Outcome::TimeoutApplied,
+            Err(GrantError::Timeout) => Outcome::Timeout,
+            Err(GrantError::WorkerStopped) => Outcome::ProcessEnded,
+            Err(_) => Outcome::Rejected,
         }
     }
 
-    /// The receipt the caller holds, if the acknowledgement reached it.
+    /// For a timed-out attempt, what really happened to it; `None` otherwise.
+    pub fn truth(&self) -> Option<Truth> {
+        if self.caller != Err(GrantError::Timeout) {
+            return None;
+        }
+        Some(match &self.handled {
+            Some(h) if h.store.is_err() => Truth::NeverApplied,
+            Some(_) if self.handled_before_answer => Truth::AppliedBeforeTimeout,
+            Some(_) => Truth::AppliedAfterTimeout,
+            None if self.never_handled => Truth::NeverApplied,
+            None => Truth::Pending,
+        })
+    }
+
+    /// The receipt the caller holds, if the answer reached it.
     pub fn caller_receipt(&self) -> Option<&GrantResult> {
-        self.delivered.caller.as_ref().ok()
+        self.caller.as_ref().ok()
     }
 
     /// The error the caller got, if any (a timeout included).
     pub fn caller_error(&self) -> Option<&GrantError> {
-        self.delivered.caller.as_ref().err()
+        self.caller.as_ref().err()
     }
 
     /// Why the store refused, if it did.
     pub fn store_error(&self) -> Option<&GrantError> {
-        self.delivered.store.as_ref().err()
+        self.handled.as_ref()?.store.as_ref().err()
     }
 }
 

@@ -1,0 +1,165 @@
+//! What the page shows, folded from the world's event log: the queue, the
+//! producers waiting for room, the delivery in hand, the timeline rows, and the
+//! naive side's balances. The world decides; this only keeps count.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::core::{GrantError, StoreOutcome};
+use crate::sim::{AttemptId, Event, Happening, ProcessNumber};
+
+use super::timeline::{Attempt, AttemptRow, Handling};
+
+#[derive(Debug, Default)]
+pub(super) struct Fold {
+    /// Every attempt, by id - 1.
+    pub attempts: Vec<Tracked>,
+    pub queue: VecDeque<AttemptId>,
+    pub waiting: VecDeque<AttemptId>,
+    pub in_hand: Option<AttemptId>,
+    pub timeline: Vec<AttemptRow>,
+    /// (account, balance) on the naive side, sorted by account.
+    pub naive_balances: Vec<(String, i32)>,
+    /// Where each operation (account, key) was first applied, to tell a grant
+    /// made again after a restart.
+    applied_in: FxHashMap<(String, String), ProcessNumber>,
+    /// How much of the log is folded in.
+    seen: usize,
+}
+
+#[derive(Debug)]
+pub(super) struct Tracked {
+    pub attempt: Attempt,
+    pub handled: Option<Handling>,
+    /// Its timeline row, once the caller has heard something.
+    pub row: Option<usize>,
+    pub never_handled: bool,
+}
+
+impl Fold {
+    /// Folds in the events the world has logged since the last call.
+    pub fn catch_up(&mut self, log: &[Event]) {
+        for event in &log[self.seen..] {
+            self.apply(event);
+        }
+        self.seen = log.len();
+    }
+
+    fn tracked(&mut self, id: AttemptId) -> &mut Tracked {
+        &mut self.attempts[(id - 1) as usize]
+    }
+
+    fn apply(&mut self, event: &Event) {
+        match &event.what {
+            Happening::Sent { .. } | Happening::ProcessStarted { .. } => {}
+            Happening::WaitingForRoom { attempt } => self.waiting.push_back(*attempt),
+            Happening::Queued { attempt } => {
+                remove(&mut self.waiting, *attempt);
+                self.queue.push_back(*attempt);
+            }
+            Happening::Taken { attempt } => {
+                remove(&mut self.queue, *attempt);
+                self.in_hand = Some(*attempt);
+            }
+            Happening::Handled {
+                attempt,
+                store,
+                acknowledgement_lost,
+                balance,
+            } => {
+                self.in_hand = None;
+                let granted_before_in = match store {
+                    Ok(StoreOutcome::Applied(receipt)) => {
+                        let process = self.attempts[(*attempt - 1) as usize].attempt.process;
+                        let operation = (receipt.account_id.clone(), receipt.key.clone());
+                        let first = *self.applied_in.entry(operation).or_insert(process);
+                        (first != process).then_some(first)
+                    }
+                    _ => None,
+                };
+                let handling = Handling {
+                    at: event.at,
+                    store: store.clone(),
+                    acknowledgement_lost: *acknowledgement_lost,
+                    balance_after: *balance,
+                    granted_before_in,
+                };
+                let tracked = self.tracked(*attempt);
+                tracked.handled = Some(handling.clone());
+                if let Some(row) = tracked.row {
+                    self.timeline[row].handled = Some(handling);
+                }
+            }
+            Happening::Answered {
+                attempt,
+                answer,
+                balance,
+            } => self.answer(*attempt, event.at, answer.clone(), *balance),
+            Happening::TimedOut { attempt, balance } => {
+                // A caller that gives up while waiting for room takes its request
+                // back: it never reaches the queue.
+                if remove(&mut self.waiting, *attempt) {
+                    self.tracked(*attempt).never_handled = true;
+                }
+                self.answer(*attempt, event.at, Err(GrantError::Timeout), *balance);
+            }
+            Happening::ProcessEnded { .. } => {
+                let lost: Vec<AttemptId> = self
+                    .queue
+                    .drain(..)
+                    .chain(self.waiting.drain(..))
+                    .chain(self.in_hand.take())
+                    .collect();
+                for id in lost {
+                    let tracked = self.tracked(id);
+                    tracked.never_handled = true;
+                    if let Some(row) = tracked.row {
+                        self.timeline[row].never_handled = true;
+                    }
+                }
+            }
+            Happening::NaiveHandled { attempt, balance } => {
+                let account = &self.attempts[(*attempt - 1) as usize].attempt.grant.account_id;
+                let balances = &mut self.naive_balances;
+                match balances.binary_search_by(|(a, _)| a.as_str().cmp(account)) {
+                    Ok(i) => balances[i].1 = *balance,
+                    Err(i) => balances.insert(i, (account.clone(), *balance)),
+                }
+            }
+        }
+    }
+
+    fn answer(
+        &mut self,
+        id: AttemptId,
+        at: u64,
+        caller: Result<crate::core::GrantResult, GrantError>,
+        balance: i32,
+    ) {
+        let row = self.timeline.len();
+        let tracked = self.tracked(id);
+        tracked.row = Some(row);
+        let row = AttemptRow {
+            attempt: tracked.attempt.clone(),
+            answered_at: at,
+            caller,
+            balance_after: balance,
+            handled: tracked.handled.clone(),
+            handled_before_answer: tracked.handled.is_some(),
+            never_handled: tracked.never_handled,
+        };
+        self.timeline.push(row);
+    }
+}
+
+/// Removes `id` from a line, looking from the front where it almost always is.
+fn remove(line: &mut VecDeque<AttemptId>, id: AttemptId) -> bool {
+    match line.iter().position(|x| *x == id) {
+        Some(i) => {
+            line.remove(i);
+            true
+        }
+        None => false,
+    }
+}

@@ -1,0 +1,76 @@
+//! What the world reports, each with its virtual time. The lab's views are folds
+//! of this log; two runs of one history give the same log, byte for byte.
+
+use serde::Serialize;
+
+use crate::core::{GrantError, GrantResult, StoreOutcome};
+
+use super::clock::Millis;
+
+/// Numbers one attempt: a call of one caller, from sending to its answer.
+pub type AttemptId = u64;
+/// Counts processes from 1; a restart starts the next one.
+pub type ProcessNumber = u32;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub at: Millis,
+    #[serde(flatten)]
+    pub what: Happening,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Happening {
+    /// A caller hands the attempt to the process's worker, and waits for the
+    /// answer until `deadline` (a patient caller, such as a batch job, has none).
+    Sent {
+        attempt: AttemptId,
+        process: ProcessNumber,
+        deadline: Option<Millis>,
+    },
+    /// The queue was full: the caller waits for room.
+    WaitingForRoom { attempt: AttemptId },
+    Queued { attempt: AttemptId },
+    /// The consumer took it out of the queue and starts working on it.
+    Taken { attempt: AttemptId },
+    /// `PointStore::apply` ran: what the store did, whether the fault then lost the
+    /// acknowledgement, and the account's balance right after.
+    Handled {
+        attempt: AttemptId,
+        store: Result<StoreOutcome, GrantError>,
+        acknowledgement_lost: bool,
+        balance: i32,
+    },
+    /// The caller heard back before its deadline, with the account's balance then.
+    Answered {
+        attempt: AttemptId,
+        answer: Result<GrantResult, GrantError>,
+        balance: i32,
+    },
+    /// The caller's deadline passed with no answer.
+    TimedOut { attempt: AttemptId, balance: i32 },
+    /// The process ended: its memory, queue and work in hand are gone.
+    ProcessEnded { process: ProcessNumber },
+    ProcessStarted { process: ProcessNumber },
+    /// The naive worker beside (which treats every delivery as new) applied its copy
+    /// of the attempt; the account's balance on that side is now `balance`.
+    NaiveHandled { attempt: AttemptId, balance: i32 },
+}
+
+impl Happening {
+    /// The attempt this is about, if it is about one.
+    pub fn attempt(&self) -> Option<AttemptId> {
+        match self {
+            Happening::Sent { attempt, .. }
+            | Happening::WaitingForRoom { attempt }
+            | Happening::Queued { attempt }
+            | Happening::Taken { attempt }
+            | Happening::Handled { attempt, .. }
+            | Happening::Answered { attempt, .. }
+            | Happening::TimedOut { attempt, .. }
+            | Happening::NaiveHandled { attempt, .. } => Some(*attempt),
+            Happening::ProcessEnded { .. } | Happening::ProcessStarted { .. } => None,
+        }
+    }
+}

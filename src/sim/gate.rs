@@ -1,0 +1,48 @@
+//! The consumer's pause switch: while it is on, the consumer takes no delivery.
+
+use std::cell::{Cell, RefCell};
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+
+#[derive(Debug, Default, Clone)]
+pub struct Gate(Rc<GateState>);
+
+#[derive(Debug, Default)]
+struct GateState {
+    closed: Cell<bool>,
+    waiting: RefCell<Vec<Waker>>,
+}
+
+impl Gate {
+    pub fn is_closed(&self) -> bool {
+        self.0.closed.get()
+    }
+
+    pub fn set_closed(&self, closed: bool) {
+        self.0.closed.set(closed);
+        if !closed {
+            for waker in self.0.waiting.take() {
+                waker.wake();
+            }
+        }
+    }
+
+    /// Runs `next` only while the gate is open. `next` must be cancel-safe: while
+    /// the gate is closed it is not polled, and it resumes where it was once opened.
+    pub fn hold<F: Future>(&self, next: F) -> impl Future<Output = F::Output> {
+        let gate = self.clone();
+        async move {
+            let mut next = pin!(next);
+            poll_fn(|cx| {
+                if gate.is_closed() {
+                    gate.0.waiting.borrow_mut().push(cx.waker().clone());
+                    return Poll::Pending;
+                }
+                next.as_mut().poll(cx)
+            })
+            .await
+        }
+    }
+}

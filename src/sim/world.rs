@@ -1,0 +1,367 @@
+//! The simulated world: the article's `PointWorker` and `PointStore` running as
+//! tasks on a single-threaded executor, with time owned by a virtual clock.
+//!
+//! Deterministic by construction: one thread, tasks polled in the order they were
+//! woken, timers fired one at a time in (deadline, creation) order, and nothing
+//! read from outside but the calls made on the world. The same calls therefore
+//! give the same event log, natively and in the browser.
+
+use std::cell::{Ref, RefCell};
+use std::future::{pending, Future};
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures::executor::{LocalPool, LocalSpawner};
+use futures::future::{select, AbortHandle, Abortable, Either};
+use futures::task::LocalSpawnExt;
+
+use crate::core::{Delivered, GrantError, GrantPoints, PointStore, PointWorker, WorkerHooks};
+
+use super::clock::{Clock, Millis};
+use super::event::{AttemptId, Event, Happening, ProcessNumber};
+use super::gate::Gate;
+
+/// How long a caller waits for its answer, and how long applying takes, unless set.
+/// Chosen so a burst of 20 finishes within every caller's deadline, and a lost
+/// acknowledgement is a short wait in class.
+pub const DEFAULT_CALLER_TIMEOUT_MS: Millis = 3_000;
+pub const DEFAULT_PROCESSING_MS: Millis = 100;
+
+/// What every part of the world shares: its clock, its log, the pause switch and
+/// the settings, read when they are needed so a change applies from then on.
+#[derive(Debug)]
+struct Shared {
+    clock: Clock,
+    log: RefCell<Vec<Event>>,
+    gate: Gate,
+    caller_timeout_ms: std::cell::Cell<Millis>,
+    processing_ms: std::cell::Cell<Millis>,
+}
+
+impl Shared {
+    fn report(&self, what: Happening) {
+        self.log.borrow_mut().push(Event {
+            at: self.clock.now(),
+            what,
+        });
+    }
+}
+
+/// The world's view into one worker: every stage reported, the consumer held while
+/// paused, and applying taking the processing time.
+struct Observed {
+    shared: Rc<Shared>,
+    store: PointStore,
+    /// The naive side reports only what it did to its balance.
+    naive: bool,
+}
+
+impl WorkerHooks for Observed {
+    type Tag = AttemptId;
+
+    fn waiting_for_room(&self, attempt: &AttemptId) {
+        if !self.naive {
+            self.shared.report(Happening::WaitingForRoom { attempt: *attempt });
+        }
+    }
+
+    fn queued(&self, attempt: &AttemptId) {
+        if !self.naive {
+            self.shared.report(Happening::Queued { attempt: *attempt });
+        }
+    }
+
+    fn take<F: Future>(&self, next: F) -> impl Future<Output = F::Output> {
+        self.shared.gate.hold(next)
+    }
+
+    fn taken(&self, attempt: &AttemptId) {
+        if !self.naive {
+            self.shared.report(Happening::Taken { attempt: *attempt });
+        }
+    }
+
+    fn work(&self, _attempt: &AttemptId) -> impl Future<Output = ()> {
+        self.shared.clock.sleep(self.shared.processing_ms.get())
+    }
+
+    fn handled(&self, attempt: &AttemptId, grant: &GrantPoints, delivered: &Delivered) {
+        let balance = self.store.balance(&grant.account_id);
+        let what = if self.naive {
+            Happening::NaiveHandled {
+                attempt: *attempt,
+                balance,
+            }
+        } else {
+            Happening::Handled {
+                attempt: *attempt,
+                store: delivered.store.clone(),
+                acknowledgement_lost: delivered.store.is_ok() && delivered.caller.is_err(),
+                balance,
+            }
+        };
+        self.shared.report(what);
+    }
+}
+
+/// One side of a process: a store and the worker in front of it.
+struct Side {
+    store: PointStore,
+    worker: Rc<PointWorker<Observed>>,
+    consumer: AbortHandle,
+}
+
+impl Side {
+    fn start(shared: &Rc<Shared>, spawner: &LocalSpawner, naive: bool) -> Self {
+        let store = PointStore::new();
+        let hooks = Observed {
+            shared: Rc::clone(shared),
+            store: store.clone(),
+            naive,
+        };
+        let (worker, consumer) = PointWorker::with_hooks(store.clone(), hooks);
+        let (consumer_handle, registration) = AbortHandle::new_pair();
+        spawner
+            .spawn_local(async move {
+                let _ = Abortable::new(consumer, registration).await;
+            })
+            .expect("the world's executor takes tasks");
+        Side {
+            store,
+            worker: Rc::new(worker),
+            consumer: consumer_handle,
+        }
+    }
+}
+
+/// A running process: the idempotent worker and, beside it, the naive one.
+struct Process {
+    number: ProcessNumber,
+    idempotent: Side,
+    naive: Side,
+}
+
+pub struct World {
+    pool: LocalPool,
+    spawner: LocalSpawner,
+    shared: Rc<Shared>,
+    process: Process,
+    naive_on: bool,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl World {
+    pub fn new() -> Self {
+        let pool = LocalPool::new();
+        let spawner = pool.spawner();
+        let shared = Rc::new(Shared {
+            clock: Clock::default(),
+            log: RefCell::new(Vec::new()),
+            gate: Gate::default(),
+            caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS.into(),
+            processing_ms: DEFAULT_PROCESSING_MS.into(),
+        });
+        let process = Process {
+            number: 1,
+            idempotent: Side::start(&shared, &spawner, false),
+            naive: Side::start(&shared, &spawner, true),
+        };
+        let mut world = World {
+            pool,
+            spawner,
+            shared,
+            process,
+            naive_on: false,
+        };
+        world.settle();
+        world
+    }
+
+    /// A caller sends `grant` to the current process and waits for the answer at
+    /// most the caller timeout, or as long as it takes when `patient`. With the
+    /// naive worker on, a copy goes to it too.
+    pub fn send(
+        &mut self,
+        attempt: AttemptId,
+        grant: GrantPoints,
+        lose_acknowledgement: bool,
+        patient: bool,
+    ) {
+        let deadline = (!patient).then(|| {
+            self.now()
+                .saturating_add(self.shared.caller_timeout_ms.get())
+        });
+        self.shared.report(Happening::Sent {
+            attempt,
+            process: self.process.number,
+            deadline,
+        });
+        if self.naive_on {
+            self.send_naive(attempt, &grant, lose_acknowledgement);
+        }
+        let worker = Rc::clone(&self.process.idempotent.worker);
+        let store = self.process.idempotent.store.clone();
+        let shared = Rc::clone(&self.shared);
+        let account = grant.account_id.clone();
+        self.spawn(async move {
+            let call = async {
+                match worker
+                    .process_tagged(attempt, grant, lose_acknowledgement)
+                    .await
+                {
+                    // The article's worker turns a lost acknowledgement into a
+                    // timeout at once. Over a real connection the caller hears
+                    // nothing at all, and finds out only when its deadline passes.
+                    Err(GrantError::Timeout) => pending().await,
+                    answer => answer,
+                }
+            };
+            // A patient caller's deadline never comes.
+            let deadline = async {
+                match deadline {
+                    Some(at) => shared.clock.sleep_until(at).await,
+                    None => pending().await,
+                }
+            };
+            let what = match select(pin!(call), pin!(deadline)).await {
+                Either::Left((answer, _)) => Happening::Answered {
+                    attempt,
+                    answer,
+                    balance: store.balance(&account),
+                },
+                Either::Right(_) => Happening::TimedOut {
+                    attempt,
+                    balance: store.balance(&account),
+                },
+            };
+            shared.report(what);
+        });
+        self.settle();
+    }
+
+    /// The naive worker treats every delivery as new: it forgets the caller's key
+    /// and files each one under a key of its own, so nothing is ever recognised.
+    fn send_naive(&mut self, attempt: AttemptId, grant: &GrantPoints, lose: bool) {
+        let worker = Rc::clone(&self.process.naive.worker);
+        let grant = grant.with_key(format!("delivery-{attempt}"));
+        self.spawn(async move {
+            let _ = worker.process_tagged(attempt, grant, lose).await;
+        });
+    }
+
+    /// Ends the process: its stores, queues, waiting producers and the delivery in
+    /// hand are gone, and every caller still waiting hears `WorkerStopped`. A new,
+    /// empty process takes over at once.
+    pub fn restart(&mut self) {
+        let ended = self.process.number;
+        self.process.idempotent.consumer.abort();
+        self.process.naive.consumer.abort();
+        self.shared
+            .report(Happening::ProcessEnded { process: ended });
+        self.process = Process {
+            number: ended + 1,
+            idempotent: Side::start(&self.shared, &self.spawner, false),
+            naive: Side::start(&self.shared, &self.spawner, true),
+        };
+        // The old consumers drop (turning their callers away) before the new
+        // process is announced.
+        self.settle();
+        self.shared.report(Happening::ProcessStarted {
+            process: ended + 1,
+        });
+    }
+
+    /// Lets `ms` of virtual time pass, firing every timer due on the way in order.
+    pub fn advance(&mut self, ms: Millis) {
+        let until = self.now().saturating_add(ms);
+        while self.shared.clock.fire_next(until) {
+            self.settle();
+        }
+        self.shared.clock.move_to(until);
+    }
+
+    /// How long until the next thing happens by itself; `None` when nothing will
+    /// (the world is idle until someone acts).
+    pub fn until_next(&self) -> Option<Millis> {
+        let now = self.now();
+        self.shared
+            .clock
+            .next_deadline()
+            .map(|at| at.saturating_sub(now))
+    }
+
+    pub fn set_paused(&mut self, paused: bool) {
+        self.shared.gate.set_closed(paused);
+        self.settle();
+    }
+
+    pub fn paused(&self) -> bool {
+        self.shared.gate.is_closed()
+    }
+
+    /// From the next send on.
+    pub fn set_caller_timeout(&mut self, ms: Millis) {
+        self.shared.caller_timeout_ms.set(ms);
+    }
+
+    pub fn caller_timeout(&self) -> Millis {
+        self.shared.caller_timeout_ms.get()
+    }
+
+    /// From the next delivery the consumer takes on.
+    pub fn set_processing_time(&mut self, ms: Millis) {
+        self.shared.processing_ms.set(ms);
+    }
+
+    pub fn processing_time(&self) -> Millis {
+        self.shared.processing_ms.get()
+    }
+
+    /// Whether sends also go to the naive worker beside, from now on.
+    pub fn set_naive(&mut self, on: bool) {
+        self.naive_on = on;
+    }
+
+    pub fn naive(&self) -> bool {
+        self.naive_on
+    }
+
+    pub fn now(&self) -> Millis {
+        self.shared.clock.now()
+    }
+
+    pub fn process_number(&self) -> ProcessNumber {
+        self.process.number
+    }
+
+    /// The current process's store.
+    pub fn store(&self) -> &PointStore {
+        &self.process.idempotent.store
+    }
+
+    /// The naive worker's store, in the current process.
+    pub fn naive_store(&self) -> &PointStore {
+        &self.process.naive.store
+    }
+
+    /// Everything that happened so far, in order.
+    pub fn events(&self) -> Ref<'_, [Event]> {
+        Ref::map(self.shared.log.borrow(), Vec::as_slice)
+    }
+
+    fn spawn(&self, task: impl Future<Output = ()> + 'static) {
+        self.spawner
+            .spawn_local(task)
+            .expect("the world's executor takes tasks");
+    }
+
+    /// Runs every task that can move until none can: the world at rest at `now`.
+    fn settle(&mut self) {
+        self.pool.run_until_stalled();
+    }
+}
