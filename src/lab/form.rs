@@ -74,6 +74,20 @@ pub fn parse_points(text: &str) -> Result<i32, FieldError> {
     }
 }
 
+/// Reads a number of milliseconds (a setting): a whole number, 0 or more, in any
+/// of the digits the points field takes. The lab checks the range.
+pub fn parse_millis(text: &str) -> Result<u64, FieldError> {
+    let ascii: String = text.trim().chars().map(to_ascii_digit).collect();
+    if ascii.is_empty() {
+        return Err(FieldError::Empty);
+    }
+    if !ascii.chars().all(|c| c.is_ascii_digit()) {
+        return Err(FieldError::NotANumber);
+    }
+    // A run of digits too long for u64 is still just a number out of range.
+    Ok(ascii.parse().unwrap_or(u64::MAX))
+}
+
 fn check_text(text: &str) -> Option<FieldError> {
     if text.trim().is_empty() {
         Some(FieldError::Empty)

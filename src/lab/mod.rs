@@ -16,7 +16,7 @@ pub use chart::{
     CHART_MAX_ATTEMPTS, CHART_VIEW_BOX, CHART_WIDTH,
 };
 pub use engine::{BalanceRead, LabError, LabState, MAX_SETTING_MS, MAX_WAIT_MS};
-pub use form::{parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
+pub use form::{parse_millis, parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};
 pub use session::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError, MAX_ACTIONS,

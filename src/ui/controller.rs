@@ -1,23 +1,77 @@
-//! The page's only way to change the lab: dispatch an action, then let the
-//! consumer run, paced by the processing delay (gloo-timers) or at once.
+//! The page's only way to change the lab: dispatch an action. And the clock pump:
+//! the world's virtual time follows the wall clock (gloo-timers), scaled by the
+//! speed control, while something in the world is still due to happen.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
-use crate::lab::{Action, Lab, LabError, SessionError};
+use crate::lab::{Action, FieldError, Lab, LabError, SessionError};
 
-/// With no delay, up to this many consumer moves run at once, in the same task.
-const DRAIN_AT_ONCE: usize = 1000;
-/// Past that, the consumer works in time slices of about this long, yielding to the
-/// browser (which then draws) between them, so a 10,000-grant run never blocks it.
+/// How often the pump moves the clock at a paced speed.
+const TICK_MS: u32 = 50;
+/// A real gap longer than this (a hidden tab, a debugger) moves the world by this
+/// much only, so it never leaps ahead while nobody watches.
+const LONGEST_TICK_MS: f64 = 1_000.0;
+/// When skipping to idle, the world runs in slices of about this long, yielding to
+/// the browser between them, so a 10,000-grant run never blocks it.
 const SLICE_MS: f64 = 6.0;
-/// Moves between two looks at the clock within a slice.
-const MOVES_PER_CHECK: u32 = 200;
+/// A big batch (a stress run) is applied now and drawn in the next task.
+const BIG_BATCH: u64 = 1_000;
 
 fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
+}
+
+/// How fast virtual time runs against the wall clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    Paused,
+    Quarter,
+    Half,
+    Normal,
+    Double,
+    Quadruple,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 6] = [
+        Speed::Paused,
+        Speed::Quarter,
+        Speed::Half,
+        Speed::Normal,
+        Speed::Double,
+        Speed::Quadruple,
+    ];
+
+    /// Virtual milliseconds per real millisecond, in quarters.
+    fn quarters(self) -> u32 {
+        match self {
+            Speed::Paused => 0,
+            Speed::Quarter => 1,
+            Speed::Half => 2,
+            Speed::Normal => 4,
+            Speed::Double => 8,
+            Speed::Quadruple => 16,
+        }
+    }
+
+    /// The option's value and its label ("1x"), the same in every language.
+    pub fn code(self) -> &'static str {
+        match self {
+            Speed::Paused => "0",
+            Speed::Quarter => "0.25x",
+            Speed::Half => "0.5x",
+            Speed::Normal => "1x",
+            Speed::Double => "2x",
+            Speed::Quadruple => "4x",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Speed> {
+        Speed::ALL.into_iter().find(|s| s.code() == code)
+    }
 }
 
 /// A message above the lab, until the next accepted action.
@@ -36,6 +90,8 @@ pub enum Notice {
     Saved(SessionError),
     /// The browser refused to keep the session (storage off or full).
     NotKept,
+    /// A setting's field (named by its label) does not hold a number; nothing changed.
+    Setting(&'static str, FieldError),
 }
 
 impl Notice {
@@ -49,36 +105,37 @@ impl Notice {
 /// Signals shared by every component. `Copy`, so closures can capture it freely.
 #[derive(Clone, Copy)]
 pub struct Controller {
-    pub lab: RwSignal<Lab>,
+    pub lab: RwSignal<Lab, LocalStorage>,
     pub lang: RwSignal<Lang>,
     pub notice: RwSignal<Option<Notice>>,
-    /// Pacing for the eye only: how long the consumer holds each delivery.
-    pub delay_ms: RwSignal<u32>,
+    pub speed: RwSignal<Speed>,
+    /// Running the world as fast as it goes until it is idle.
+    pub skipping: RwSignal<bool>,
     /// Counts whole-lab replacements (reset, import, link), so views keyed by
     /// attempt id know a new lab's attempt 1 is not the old one's.
     pub epoch: RwSignal<u64>,
-    driver_running: StoredValue<bool>,
+    pump_running: StoredValue<bool>,
 }
 
 impl Controller {
     pub fn new(lang: Lang, lab: Lab) -> Self {
         Self {
-            lab: RwSignal::new(lab),
+            lab: RwSignal::new_local(lab),
             lang: RwSignal::new(lang),
             notice: RwSignal::new(None),
-            delay_ms: RwSignal::new(0),
+            speed: RwSignal::new(Speed::Normal),
+            skipping: RwSignal::new(false),
             epoch: RwSignal::new(0),
-            driver_running: StoredValue::new(false),
+            pump_running: StoredValue::new(false),
         }
     }
 
     /// Carries out an action; a refusal is shown and changes nothing. Says whether
     /// the action was accepted.
     pub fn dispatch(self, action: Action) -> bool {
-        // A big batch (a stress run) is applied now and drawn in the next task:
-        // building thousands of producers and redrawing the page then never add
-        // up to one long task.
-        let big = action.sends() > DRAIN_AT_ONCE as u64;
+        // Building thousands of callers and redrawing the page then never add up
+        // to one long task.
+        let big = action.sends() > BIG_BATCH;
         let apply = |lab: &mut Lab| lab.dispatch(action);
         let result = if big {
             self.lab.try_update_untracked(apply)
@@ -86,8 +143,12 @@ impl Controller {
             self.lab.try_update(apply)
         }
         .unwrap_or(Ok(()));
+        self.settle_result(result.map(|()| big))
+    }
+
+    fn settle_result(self, result: Result<bool, LabError>) -> bool {
         match result {
-            Ok(()) => {
+            Ok(big) => {
                 self.notice.set(None);
                 if big {
                     spawn_local(async move {
@@ -95,7 +156,7 @@ impl Controller {
                         self.lab.notify();
                     });
                 }
-                self.run_consumer();
+                self.pump();
                 true
             }
             Err(error) => {
@@ -105,68 +166,131 @@ impl Controller {
         }
     }
 
+    /// Steps back over the last thing done. The clock stops if the world would
+    /// otherwise run on at once, so the class sees the earlier moment.
+    pub fn undo(self) {
+        let result = self.lab.try_update(Lab::undo).unwrap_or(Ok(()));
+        self.after_time_travel(result);
+    }
+
+    pub fn redo(self) {
+        let result = self.lab.try_update(Lab::redo).unwrap_or(Ok(()));
+        self.after_time_travel(result);
+    }
+
+    fn after_time_travel(self, result: Result<(), LabError>) {
+        if result.is_ok() && self.busy() {
+            self.skipping.set(false);
+            self.speed.set(Speed::Paused);
+        }
+        self.settle_result(result.map(|()| false));
+    }
+
     /// Replaces the whole lab (reset, an imported or linked session) and lets it
     /// run on. A message about the old lab no longer applies.
     pub fn load(self, lab: Lab) {
         self.epoch.update(|e| *e += 1);
         self.notice.set(None);
         self.lab.set(lab);
-        self.run_consumer();
+        self.pump();
     }
 
     pub fn reset(self) {
         self.load(Lab::new());
     }
 
-    /// Up to `steps` consumer moves; false when it had nothing left it may do.
-    /// (A reset during a wait may have left nothing to do: that is fine.)
-    fn advance(self, steps: u32) -> bool {
-        self.lab.update(|lab| {
-            let _ = lab.dispatch(Action::Advance { steps });
-        });
-        self.lab.with_untracked(|lab| lab.state().can_step())
+    pub fn set_speed(self, speed: Speed) {
+        self.speed.set(speed);
+        self.pump();
     }
 
-    /// Lets the consumer work through the queue: at once (in slices) with no delay,
-    /// else one move at a time, holding each delivery for the delay before finishing.
-    pub fn run_consumer(self) {
-        let pending = self.lab.with_untracked(|lab| lab.state().steps_to_drain());
-        if pending == 0 {
-            // Nothing queued (a new page, say): an update now would only wake every view.
+    /// Runs the world until nothing more is due, as fast as the page allows.
+    pub fn skip_to_idle(self) {
+        self.skipping.set(true);
+        self.pump();
+    }
+
+    /// Whether something in the world is still due to happen by itself.
+    fn busy(self) -> bool {
+        self.lab
+            .with_untracked(|lab| lab.state().until_next().is_some())
+    }
+
+    /// Moves the world's clock while it is busy: with the wall clock at the chosen
+    /// speed, or in slices when skipping. One pump at a time; it stops when the
+    /// world is idle or the clock is paused, and the next action starts it again.
+    pub fn pump(self) {
+        if self.pump_running.get_value() || !self.busy() {
+            if !self.busy() {
+                self.skipping.set(false);
+            }
             return;
         }
-        if self.delay_ms.get_untracked() == 0 && pending <= DRAIN_AT_ONCE {
-            self.lab.update(Lab::drain);
-            return;
-        }
-        if self.driver_running.get_value() {
-            return;
-        }
-        self.driver_running.set_value(true);
+        self.pump_running.set_value(true);
         spawn_local(async move {
-            // Let the task that queued the work end (and draw the queue) first.
-            TimeoutFuture::new(0).await;
+            let mut last = now_ms();
             loop {
-                let (can_step, holding) = self.lab.with_untracked(|lab| {
-                    (lab.state().can_step(), lab.state().in_hand().is_some())
-                });
-                if !can_step {
+                TimeoutFuture::new(if self.skipping.get_untracked() { 0 } else { TICK_MS }).await;
+                let now = now_ms();
+                let real = (now - last).min(LONGEST_TICK_MS);
+                last = now;
+                if !self.busy() {
                     break;
                 }
-                let delay = self.delay_ms.get_untracked();
-                if delay == 0 {
-                    // Several updates, one redraw: effects run after the slice.
-                    let started = now_ms();
-                    while now_ms() - started < SLICE_MS && self.advance(MOVES_PER_CHECK) {}
-                    TimeoutFuture::new(0).await;
-                } else {
-                    if holding {
-                        TimeoutFuture::new(delay).await;
+                if self.skipping.get_untracked() {
+                    if self.skip_slice() {
+                        continue;
                     }
-                    self.advance(1);
+                    break;
+                }
+                let quarters = self.speed.get_untracked().quarters();
+                if quarters == 0 {
+                    break;
+                }
+                let ms = (real * f64::from(quarters) / 4.0).round().max(1.0) as u64;
+                if !self.dispatch_quietly(Action::Wait { ms }) {
+                    break;
                 }
             }
-            self.driver_running.set_value(false);
+            if !self.busy() {
+                self.skipping.set(false);
+            }
+            self.pump_running.set_value(false);
         });
+    }
+
+    /// Jumps from event to event for one slice of real time, then lets the page
+    /// draw. False when the lab refused to go on (a full session), with its message.
+    fn skip_slice(self) -> bool {
+        let started = now_ms();
+        let result = self.lab.try_update(|lab| {
+            while now_ms() - started < SLICE_MS {
+                let Some(next) = lab.state().until_next() else {
+                    break;
+                };
+                lab.dispatch(Action::Wait { ms: next.max(1) })?;
+            }
+            Ok(())
+        });
+        match result {
+            Some(Err(error)) => {
+                self.skipping.set(false);
+                self.notice.set(Some(Notice::Lab(error)));
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// A tick of the clock: no notice is cleared, and a refusal (a full session)
+    /// stops the pump with its message.
+    fn dispatch_quietly(self, action: Action) -> bool {
+        match self.lab.try_update(|lab| lab.dispatch(action)) {
+            Some(Err(error)) => {
+                self.notice.set(Some(Notice::Lab(error)));
+                false
+            }
+            _ => true,
+        }
     }
 }

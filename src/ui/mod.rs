@@ -9,13 +9,14 @@ mod request_form;
 mod share_view;
 mod store_view;
 mod timeline_view;
+mod world_view;
 
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
 use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
 
-pub use controller::{Controller, Notice};
+pub use controller::{Controller, Notice, Speed};
 
 use chart_view::ChartView;
 use queue_view::QueueView;
@@ -23,6 +24,7 @@ use request_form::RequestForm;
 use share_view::ShareView;
 use store_view::StoreView;
 use timeline_view::TimelineView;
+use world_view::WorldView;
 
 /// The account the chart follows before anything was sent.
 const DEFAULT_ACCOUNT: &str = "account-7";
@@ -87,7 +89,7 @@ pub fn App(
     let ctl = Controller::new(lang, lab);
     ctl.notice.set(notice);
     if restore {
-        ctl.run_consumer();
+        ctl.pump();
         let told_not_kept = StoredValue::new(false);
         Effect::new(move |first_run: Option<()>| {
             let json = ctl.lab.with(|lab| {
@@ -143,6 +145,7 @@ pub fn App(
                 Notice::Imported(actions) => (t.imported)(ctl.lang.get(), *actions),
                 Notice::Saved(error) => format!("{} {}", t.saved_failed, (t.session_error)(error)),
                 Notice::NotKept => t.not_kept.to_string(),
+                Notice::Setting(label, error) => format!("{label}: {}", (t.field_error)(*error)),
             };
             let error = notice.is_error();
             view! {
@@ -184,6 +187,7 @@ pub fn App(
             <div class="columns">
                 <div class="column">
                     <RequestForm ctl=ctl />
+                    <WorldView ctl=ctl />
                     <QueueView ctl=ctl />
                     <StoreView ctl=ctl />
                     <ShareView ctl=ctl />

@@ -1,5 +1,5 @@
-//! The worker's queue: its 16 slots, the delivery in the consumer's hand, and the
-//! producers waiting for room, with the pacing controls a class needs to see it fill.
+//! The worker's queue: its 16 slots, the delivery in the consumer's hand, the
+//! producers waiting for room, and the consumer's pause switch.
 
 use leptos::prelude::*;
 
@@ -8,19 +8,21 @@ use crate::lab::{Action, Attempt};
 
 use super::controller::Controller;
 
-/// The delay slider's range: up to two seconds a delivery is slow enough to narrate.
-const MAX_DELAY_MS: u32 = 2000;
-
 #[component]
 pub fn QueueView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
     let queued = Memo::new(move |_| {
-        ctl.lab
-            .with(|lab| lab.state().queue().iter().cloned().collect::<Vec<_>>())
+        ctl.lab.with(|lab| {
+            lab.state()
+                .queue()
+                .into_iter()
+                .cloned()
+                .collect::<Vec<_>>()
+        })
     });
     let in_hand = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_hand().cloned()));
-    let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting().len()));
+    let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting()));
     let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
 
     let slots = move || {
@@ -70,22 +72,6 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                         }
                     />
                     <span class="switch-label">{move || texts().pause}</span>
-                </label>
-                <label class="delay">
-                    <span>{move || texts().delay}</span>
-                    <input
-                        type="range"
-                        min="0"
-                        max=MAX_DELAY_MS
-                        step="100"
-                        prop:value=move || ctl.delay_ms.get()
-                        on:input=move |ev| {
-                            let ms = event_target_value(&ev).parse().unwrap_or(0).min(MAX_DELAY_MS);
-                            ctl.delay_ms.set(ms);
-                            ctl.run_consumer();
-                        }
-                    />
-                    <output>{move || (texts().delay_value)(lang(), ctl.delay_ms.get())}</output>
                 </label>
             </div>
         </section>

@@ -21,6 +21,13 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
     let shown = Memo::new(move |_| page.with(|(shown, _)| shown.clone()));
     let total = Memo::new(move |_| page.with(|(_, total)| *total));
     let read = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_read().cloned()));
+    let naive = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            let shown = state.world().naive() || !state.naive_balances().is_empty();
+            shown.then(|| state.naive_balances().to_vec())
+        })
+    });
 
     view! {
         <section
@@ -67,6 +74,28 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                     }}
                 </dl>
             </Show>
+            {move || {
+                naive
+                    .get()
+                    .map(|balances| {
+                        view! {
+                            <h3>{move || texts().naive_balances}</h3>
+                            <dl class="balances naive" data-testid="naive-balances">
+                                {balances
+                                    .into_iter()
+                                    .map(|(account, balance)| {
+                                        view! {
+                                            <div class="balance">
+                                                <dt><bdi dir="ltr">{account.clone()}</bdi></dt>
+                                                <dd data-testid=format!("naive-balance-{account}") dir="ltr">{balance}</dd>
+                                            </div>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </dl>
+                        }
+                    })
+            }}
             <h3>{move || texts().receipts}</h3>
             <Show
                 when=move || { total.get() > 0 }

@@ -90,7 +90,11 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                         <tbody>
                             <For
                                 each=move || rows.get()
-                                key=|(epoch, lang, row)| (*epoch, *lang, row.attempt.id)
+                                // A row is redrawn when the store's side of it changes
+                                // (an attempt handled after its caller timed out).
+                                key=|(epoch, lang, row)| {
+                                    (*epoch, *lang, row.attempt.id, row.handled.is_some(), row.never_handled)
+                                }
                                 children=|(_, lang, row)| view! { <TimelineRow row=row lang=lang /> }
                             />
                         </tbody>
@@ -108,26 +112,39 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
     let grant = &row.attempt.grant;
     // Each cell is a label and an optional number set apart for right-to-left
     // text: plain strings, not a view per case, keep the row's code small.
-    let (store_label, store_number) = match &row.delivered.store {
-        Ok(StoreOutcome::Applied(r)) => {
+    let (store_label, store_number) = match row.handled.as_ref().map(|h| &h.store) {
+        Some(Ok(StoreOutcome::Applied(r))) => {
             (t.store_applied.to_string(), Some(format!("+{}", r.points)))
         }
-        Ok(StoreOutcome::Replayed(_)) => (t.store_replayed.to_string(), None),
-        Err(e) => (
+        Some(Ok(StoreOutcome::Replayed(_))) => (t.store_replayed.to_string(), None),
+        Some(Err(e)) => (
             format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
             None,
         ),
+        None if row.never_handled => (t.store_never.to_string(), None),
+        None => (t.store_not_yet.to_string(), None),
     };
-    let (caller_label, caller_number) = match &row.delivered.caller {
+    // When the store did it, and whether a restart made it grant an operation again.
+    let store_when = row.handled.as_ref().map(|h| (t.at_time)(lang, h.at));
+    let granted_again = row
+        .handled
+        .as_ref()
+        .and_then(|h| h.granted_before_in)
+        .map(|p| (t.granted_again)(lang, p));
+    let (caller_label, caller_number) = match &row.caller {
         Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
         Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
+        Err(GrantError::WorkerStopped) => (t.caller_process_ended.to_string(), None),
         Err(e) => (
             format!("{} {}", t.caller_error, (t.grant_error_short)(e)),
             None,
         ),
     };
+    let truth = row.truth();
+    let regranted = granted_again.is_some().then_some("true");
     // The full sentence, for a pointer or a screen reader that wants the detail.
     let full_reason = row.store_error().map(|e| (t.grant_error)(e));
+    let lost_ack = row.handled.as_ref().is_some_and(|h| h.acknowledgement_lost);
 
     view! {
         <tr
@@ -135,6 +152,9 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
             data-outcome=outcome.code()
             data-receipt-balance=row.caller_receipt().map(|r| r.balance.to_string())
             data-current-balance=row.balance_after
+            data-truth=truth.map(|t| t.code())
+            data-process=row.attempt.process
+            data-regranted=regranted
             class=format!("row {}", outcome.code())
         >
             <td class="num id">{row.attempt.id}</td>
@@ -147,8 +167,9 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                 </span>
             </td>
             <td class="attempt" data-label=t.col_attempt>
-                {(t.nth_attempt)(lang, row.attempt.attempt_of_key)}
-                {row.attempt.lose_acknowledgement.then(|| view! { <span class="tag lost">{t.lost_ack_marker}</span> })}
+                {(t.nth_attempt)(lang, row.attempt.attempt_of_request)}
+                {lost_ack.then(|| view! { <span class="tag lost">{t.lost_ack_marker}</span> })}
+                <span class="meta">{(t.process_marker)(lang, row.attempt.process)}</span>
             </td>
             <td class="store" title=full_reason data-label=t.col_store>
                 <span class=format!("badge {}", outcome.code())>
@@ -158,11 +179,15 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                 <span class="detail">
                     {store_label}
                     {store_number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
+                    {store_when.map(|w| view! { " · " {w} })}
                 </span>
+                {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
             </td>
             <td class="caller" data-label=t.col_caller>
                 {caller_label}
                 {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
+                <span class="detail">{(t.at_time)(lang, row.answered_at)}</span>
+                {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{(t.truth)(truth)}</span> })}
             </td>
             <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
         </tr>
@@ -177,5 +202,6 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::Rejected => "✕",
         Outcome::Timeout => "⧗",
         Outcome::TimeoutApplied => "⚠",
+        Outcome::ProcessEnded => "⏻",
     }
 }
