@@ -67,6 +67,42 @@ impl Mounted {
         settle().await;
     }
 
+    /// Clicks, then lets the world run until nothing more is due.
+    async fn act(&self, name: &str) {
+        self.click(name).await;
+        self.idle().await;
+    }
+
+    /// Skips the world's clock ahead until it is idle, and waits for the page to
+    /// show it: what a person gets from the "Skip to idle" button.
+    async fn idle(&self) {
+        let clock = self.find("[data-testid=clock]").unwrap();
+        let skip: web_sys::HtmlButtonElement = self
+            .find("[data-testid=skip-to-idle]")
+            .unwrap()
+            .unchecked_into();
+        if !skip.disabled() {
+            skip.click();
+        }
+        for _ in 0..200 {
+            if clock.get_attribute("data-idle").as_deref() == Some("true") {
+                settle().await;
+                return;
+            }
+            TimeoutFuture::new(10).await;
+        }
+        panic!("the world never became idle");
+    }
+
+    async fn set_number(&self, id: &str, value: &str) {
+        let input: HtmlInputElement = self.find(&format!("#{id}")).unwrap().unchecked_into();
+        input.set_value(value);
+        input
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        settle().await;
+    }
+
     async fn type_into(&self, id: &str, text: &str) {
         let input: HtmlInputElement = self.find(&format!("#{id}")).unwrap().unchecked_into();
         input.set_value(text);
@@ -116,7 +152,7 @@ impl Mounted {
 #[wasm_bindgen_test]
 async fn send_applies_the_grant_and_shows_receipt_and_balance() {
     let lab = mount(Lang::En).await;
-    lab.click("Send").await;
+    lab.act("Send").await;
     assert_eq!(
         lab.rows(),
         vec![("applied".into(), Some("100".into()), "100".into())]
@@ -128,8 +164,8 @@ async fn send_applies_the_grant_and_shows_receipt_and_balance() {
 async fn the_lose_acknowledgement_switch_arms_one_delivery_only() {
     let lab = mount(Lang::En).await;
     lab.toggle_lose_ack().await;
-    lab.click("Send").await;
-    lab.click("Retry (same key)").await;
+    lab.act("Send").await;
+    lab.act("Retry (same key)").await;
     assert_eq!(
         lab.rows(),
         vec![
@@ -159,7 +195,7 @@ async fn an_invalid_field_shows_its_error_and_sends_nothing() {
         .text_content()
         .unwrap();
     assert!(error.contains("whole number"), "got {error:?}");
-    lab.click("Send").await;
+    lab.act("Send").await;
     assert!(lab.rows().is_empty());
     assert!(lab.find("[data-testid=notice]").is_some());
 
@@ -168,7 +204,7 @@ async fn an_invalid_field_shows_its_error_and_sends_nothing() {
         input.get_attribute("aria-invalid").as_deref(),
         Some("false")
     );
-    lab.click("Send").await;
+    lab.act("Send").await;
     assert_eq!(lab.rows().len(), 1);
     assert!(
         lab.find("[data-testid=notice]").is_none(),
@@ -179,33 +215,36 @@ async fn an_invalid_field_shows_its_error_and_sends_nothing() {
 #[wasm_bindgen_test]
 async fn a_changed_payload_under_the_same_key_is_rejected() {
     let lab = mount(Lang::En).await;
-    lab.click("Send").await;
+    lab.act("Send").await;
     lab.type_into("field-points", "200").await;
-    lab.click("Send").await;
+    lab.act("Send").await;
     assert_eq!(lab.rows()[1].0, "rejected");
     assert_eq!(lab.balance("account-7").as_deref(), Some("100"));
 }
 
 #[wasm_bindgen_test]
-async fn a_processing_delay_holds_the_delivery_before_answering() {
+async fn a_processing_time_holds_the_delivery_before_answering() {
     let lab = mount(Lang::En).await;
-    let slider: HtmlInputElement = lab.find("input[type=range]").unwrap().unchecked_into();
-    slider.set_value("200");
-    slider
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    lab.set_number("processing-time", "300").await;
     lab.click("Send").await;
     assert!(lab.rows().is_empty(), "still in the consumer's hand");
     let consumer = lab.find("[data-testid=consumer]").unwrap();
     assert!(consumer.class_list().contains("busy"));
-    // Answered once the delay has passed; wait for it rather than for a fixed time.
+    // Answered once 300 ms of virtual time have passed at 1x; wait for it rather
+    // than for a fixed time.
     for _ in 0..100 {
         if !lab.rows().is_empty() {
             break;
         }
         TimeoutFuture::new(20).await;
     }
-    assert_eq!(lab.rows().len(), 1);
+    assert_eq!(
+        lab.rows(),
+        vec![("applied".into(), Some("100".into()), "100".into())]
+    );
+    let clock = lab.find("[data-testid=clock]").unwrap();
+    let now: u64 = clock.get_attribute("data-now").unwrap().parse().unwrap();
+    assert!(now >= 300, "the answer came at 300 ms of virtual time, now {now}");
 }
 
 #[wasm_bindgen_test]
@@ -214,7 +253,7 @@ async fn persian_turns_the_page_right_to_left() {
     let html = document().document_element().unwrap();
     assert_eq!(html.get_attribute("dir").as_deref(), Some("rtl"));
     assert_eq!(html.get_attribute("lang").as_deref(), Some("fa"));
-    lab.click("ارسال").await;
+    lab.act("ارسال").await;
     assert_eq!(lab.rows()[0].2, "100", "data stays in ASCII digits");
     lab.click("English").await;
     assert_eq!(html.get_attribute("dir").as_deref(), Some("ltr"));
@@ -232,7 +271,13 @@ async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
     assert_eq!(lab.all("[data-testid=queue-slot].filled").len(), 16);
     assert!(lab.rows().is_empty());
     lab.toggle_pause().await;
+    lab.idle().await;
     assert_eq!(lab.rows().len(), 20);
+    assert!(
+        lab.rows().iter().all(|(outcome, _, _)| outcome == "applied"),
+        "20 deliveries of 100 ms fit in every caller's 3 s: {:?}",
+        lab.rows()
+    );
     assert_eq!(count.get_attribute("data-queued").as_deref(), Some("0"));
     assert_eq!(lab.balance("account-7").as_deref(), Some("2000"));
 }
@@ -260,8 +305,8 @@ async fn a_paused_stress_run_is_drawn_though_no_consumer_moves() {
 async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() {
     let lab = mount(Lang::En).await;
     lab.type_into("field-points", "1").await;
-    lab.click("Burst: 20 grants at once").await;
-    lab.click("Burst: 20 grants at once").await;
+    lab.act("Burst: 20 grants at once").await;
+    lab.act("Burst: 20 grants at once").await;
     assert_eq!(lab.rows().len(), 25, "one page of the 40 rows");
     let pager = || {
         lab.find("[data-testid=pager]")
@@ -272,7 +317,7 @@ async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() 
     assert!(pager().contains("Attempts 16–40 of 40"), "{}", pager());
     lab.click("Older").await;
     assert!(pager().contains("Attempts 1–25 of 40"), "{}", pager());
-    lab.click("Burst: 20 grants at once").await;
+    lab.act("Burst: 20 grants at once").await;
     assert!(
         pager().contains("Attempts 1–25 of 60"),
         "an older page stays put: {}",
@@ -282,8 +327,8 @@ async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() 
     assert!(pager().contains("Attempts 36–60 of 60"), "{}", pager());
     lab.click("Older").await;
     lab.click("Reset").await;
-    lab.click("Burst: 20 grants at once").await;
-    lab.click("Burst: 20 grants at once").await;
+    lab.act("Burst: 20 grants at once").await;
+    lab.act("Burst: 20 grants at once").await;
     assert!(
         pager().contains("Attempts 16–40 of 40"),
         "a new lab follows its newest rows: {}",
@@ -294,11 +339,11 @@ async fn the_timeline_pages_older_rows_and_follows_new_ones_again_after_reset() 
 #[wasm_bindgen_test]
 async fn the_store_lists_receipts_and_a_separate_balance_read() {
     let lab = mount(Lang::En).await;
-    lab.click("Send").await;
+    lab.act("Send").await;
     lab.type_into("field-key", "order-1043").await;
     lab.type_into("field-points", "25").await;
-    lab.click("Send").await;
-    lab.click("Check balance").await;
+    lab.act("Send").await;
+    lab.act("Check balance").await;
     let read = lab.find("[data-testid=balance-read]").unwrap();
     assert_eq!(read.get_attribute("data-balance").as_deref(), Some("125"));
     let receipts: Vec<String> = lab
@@ -317,16 +362,27 @@ async fn the_store_lists_receipts_and_a_separate_balance_read() {
 #[wasm_bindgen_test]
 async fn a_permalink_is_offered_and_dropped_once_the_lab_changes() {
     let lab = mount(Lang::En).await;
-    lab.click("Send").await;
+    lab.act("Send").await;
     lab.click("Copy link to this state").await;
     let link: HtmlInputElement = lab
         .find("[data-testid=permalink]")
         .unwrap()
         .unchecked_into();
     assert!(link.value().contains("#state="), "{}", link.value());
-    lab.click("Send").await;
+    lab.act("Send").await;
     assert!(
         lab.find("[data-testid=permalink]").is_none(),
         "a stale link is not left on show"
     );
+}
+
+/// The same history, replayed in Wasm, logs the very events the native build
+/// recorded (tests/world_log.rs checks the native side against the same file).
+#[wasm_bindgen_test]
+fn a_history_replayed_in_wasm_gives_the_native_event_log() {
+    let history = include_str!("fixtures/world/mixed-history.json");
+    let recorded = include_str!("fixtures/world/mixed-history.events.json");
+    let lab = idempotency_lab::lab::from_json(history).unwrap();
+    let log = serde_json::to_string_pretty(&*lab.state().world().events()).unwrap() + "\n";
+    assert_eq!(log, recorded);
 }

@@ -25,7 +25,8 @@ pub struct BalanceChart {
     pub line: String,
     /// Receipts the caller received, at the balance printed on them.
     pub receipts: Vec<Mark>,
-    /// Grants applied whose receipt never reached the caller.
+    /// Grants applied whose receipt never reached the caller, at the balance the
+    /// store recorded right after applying each.
     pub unseen: Vec<Mark>,
     pub max_balance: i32,
     /// How many attempts are drawn.
@@ -63,7 +64,7 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     }
     let max_balance = rows
         .iter()
-        .map(|r| r.balance_after)
+        .map(|r| r.balance_after.max(unseen_balance(r).unwrap_or(0)))
         .max()
         .unwrap_or(0)
         .max(1);
@@ -102,11 +103,11 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
                 balance: receipt.balance,
                 outcome,
             });
-        } else if outcome == Outcome::TimeoutApplied {
+        } else if let Some(balance) = unseen_balance(row) {
             chart.unseen.push(Mark {
                 x: xi,
-                y: y(row.balance_after),
-                balance: row.balance_after,
+                y: y(balance),
+                balance,
                 outcome,
             });
         }
@@ -118,6 +119,18 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     ));
     chart.line = line;
     chart
+}
+
+/// For a grant applied whose receipt never reached its caller, the balance the
+/// store recorded right after applying it: what the receipt would have said. The
+/// row's own balance is read when the caller gave up, which may be before the
+/// grant was applied (a slow or paused worker) or after later grants (a lost
+/// acknowledgement is only noticed at the deadline).
+fn unseen_balance(row: &AttemptRow) -> Option<i32> {
+    if row.outcome() != Outcome::TimeoutApplied {
+        return None;
+    }
+    Some(row.handled.as_ref().map_or(row.balance_after, |h| h.balance_after))
 }
 
 /// A non-negative coordinate printed to one decimal with integer arithmetic only:

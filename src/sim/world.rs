@@ -36,9 +36,16 @@ struct Shared {
     gate: Gate,
     caller_timeout_ms: std::cell::Cell<Millis>,
     processing_ms: std::cell::Cell<Millis>,
+    /// The running process's store: what "the balance now" is read from.
+    store: RefCell<PointStore>,
 }
 
 impl Shared {
+    /// An account's balance in the running process (0 after a restart forgot it).
+    fn balance(&self, account: &str) -> i32 {
+        self.store.borrow().balance(account)
+    }
+
     fn report(&self, what: Happening) {
         self.log.borrow_mut().push(Event {
             at: self.clock.now(),
@@ -165,12 +172,16 @@ impl World {
             gate: Gate::default(),
             caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS.into(),
             processing_ms: DEFAULT_PROCESSING_MS.into(),
+            store: RefCell::default(),
         });
         let process = Process {
             number: 1,
             idempotent: Side::start(&shared, &spawner, false),
             naive: Side::start(&shared, &spawner, true),
         };
+        shared
+            .store
+            .replace(process.idempotent.store.clone());
         let mut world = World {
             pool,
             spawner,
@@ -205,7 +216,6 @@ impl World {
             self.send_naive(attempt, &grant, lose_acknowledgement);
         }
         let worker = Rc::clone(&self.process.idempotent.worker);
-        let store = self.process.idempotent.store.clone();
         let shared = Rc::clone(&self.shared);
         let account = grant.account_id.clone();
         self.spawn(async move {
@@ -232,11 +242,11 @@ impl World {
                 Either::Left((answer, _)) => Happening::Answered {
                     attempt,
                     answer,
-                    balance: store.balance(&account),
+                    balance: shared.balance(&account),
                 },
                 Either::Right(_) => Happening::TimedOut {
                     attempt,
-                    balance: store.balance(&account),
+                    balance: shared.balance(&account),
                 },
             };
             shared.report(what);
@@ -268,6 +278,9 @@ impl World {
             idempotent: Side::start(&self.shared, &self.spawner, false),
             naive: Side::start(&self.shared, &self.spawner, true),
         };
+        self.shared
+            .store
+            .replace(self.process.idempotent.store.clone());
         // The old consumers drop (turning their callers away) before the new
         // process is announced.
         self.settle();

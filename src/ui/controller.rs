@@ -231,6 +231,10 @@ impl Controller {
             let mut last = now_ms();
             loop {
                 TimeoutFuture::new(if self.skipping.get_untracked() { 0 } else { TICK_MS }).await;
+                // The page (or a test's mount) that owned the lab is gone.
+                if self.lab.is_disposed() {
+                    return;
+                }
                 let now = now_ms();
                 let real = (now - last).min(LONGEST_TICK_MS);
                 last = now;

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::lab::{from_json, to_json, to_link_token, SessionError, MAX_SESSION_BYTES};
+use crate::lab::{from_json, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES};
 
 use super::controller::{Controller, Notice};
 use super::page_env;
@@ -15,11 +15,23 @@ const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
 pub fn ShareView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let link = RwSignal::new(None::<String>);
-    // A shown link describes the state it was made from: drop it once that changes.
-    Effect::new(move |_| {
-        ctl.lab.track();
-        ctl.epoch.track();
-        link.set(None);
+    // A shown link describes the state it was made from: drop it once the person
+    // changes that. Time passing alone (the clock's waits) keeps it on show.
+    let done = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            lab.history()
+                .actions
+                .iter()
+                .filter(|a| !matches!(a, Action::Wait { .. }))
+                .count()
+        })
+    });
+    Effect::new(move |previous: Option<(usize, u64)>| {
+        let now = (done.get(), ctl.epoch.get());
+        if previous.is_some_and(|p| p != now) {
+            link.set(None);
+        }
+        now
     });
 
     let make_link = move |_| {

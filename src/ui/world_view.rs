@@ -59,7 +59,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <button on:click=move |_| ctl.skip_to_idle() disabled=move || idle.get()>
+                <button on:click=move |_| ctl.skip_to_idle() disabled=move || idle.get() data-testid="skip-to-idle">
                     {move || texts().skip_to_idle}
                 </button>
             </div>
@@ -144,13 +144,13 @@ fn Setting(
         </label>
         <input
             id=id
-            type="text"
-            inputmode="numeric"
+            type="number"
             dir="ltr"
             class="ms"
             autocomplete="off"
-            data-min=min
-            data-max=MAX_SETTING_MS
+            min=min
+            max=MAX_SETTING_MS
+            step="1"
             prop:value=move || shown.get()
             on:input=move |ev| shown.set(event_target_value(&ev))
             on:change=move |ev| commit(event_target_value(&ev))

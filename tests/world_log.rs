@@ -1,0 +1,87 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The world's event log for a fixed history, byte for byte. The browser test
+//! replays the same history in Wasm and compares it with the same file, so both
+//! platforms are held to one log. `UPDATE_FIXTURES=1` rewrites the files.
+
+use idempotency_lab::lab::{from_json, to_json, Action, Lab};
+use idempotency_lab::GrantPoints;
+
+const HISTORY: &str = "tests/fixtures/world/mixed-history.json";
+const LOG: &str = "tests/fixtures/world/mixed-history.events.json";
+
+/// A history that touches every part of the world: lost acknowledgements, slow
+/// processing and timeouts, a paused burst that overflows the queue, a restart
+/// with work in flight, the naive worker, and settings changed on the way.
+fn mixed_history() -> Lab {
+    let mut lab = Lab::new();
+    let send = |lab: &mut Lab, key: &str, points: i32, lose: bool| {
+        lab.dispatch(Action::Send {
+            grant: GrantPoints::new(key, "account-7", points),
+            lose_acknowledgement: lose,
+        })
+        .unwrap();
+    };
+    let wait = |lab: &mut Lab, ms: u64| lab.dispatch(Action::Wait { ms }).unwrap();
+    lab.dispatch(Action::SetNaive { on: true }).unwrap();
+    send(&mut lab, "order-1042", 100, true);
+    wait(&mut lab, 3_500);
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.dispatch(Action::SetProcessingTime { ms: 1_500 })
+        .unwrap();
+    lab.dispatch(Action::SetCallerTimeout { ms: 1_000 }).unwrap();
+    send(&mut lab, "order-1043", 25, false);
+    wait(&mut lab, 1_200);
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    wait(&mut lab, 4_000);
+    lab.dispatch(Action::SetProcessingTime { ms: 50 }).unwrap();
+    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "account-8".into(),
+        points: 5,
+        count: 20,
+    })
+    .unwrap();
+    wait(&mut lab, 400);
+    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    wait(&mut lab, 120);
+    lab.dispatch(Action::Restart).unwrap();
+    lab.dispatch(Action::RetryFresh {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "account-7".into(),
+    })
+    .unwrap();
+    lab.skip_to_idle();
+    lab
+}
+
+fn log_of(lab: &Lab) -> String {
+    serde_json::to_string_pretty(&*lab.state().world().events()).unwrap() + "\n"
+}
+
+#[test]
+fn the_fixed_history_gives_the_recorded_event_log() {
+    let lab = mixed_history();
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(HISTORY, to_json(lab.history())).unwrap();
+        std::fs::write(LOG, log_of(&lab)).unwrap();
+    }
+    let history = std::fs::read_to_string(HISTORY).unwrap();
+    assert_eq!(
+        to_json(lab.history()),
+        history,
+        "the history file is this history"
+    );
+    let replayed = from_json(&history).unwrap();
+    let recorded = std::fs::read_to_string(LOG).unwrap();
+    assert_eq!(log_of(&lab), recorded);
+    assert_eq!(log_of(&replayed), recorded, "a replay logs the same, byte for byte");
+}
