@@ -3,13 +3,8 @@
 //! a clock in milliseconds and returns operations per second; preparing the
 //! requests is left out of the timed part.
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll};
-
-use futures::task::noop_waker;
-
-use crate::core::{GrantPoints, PointStore, PointWorker};
+use crate::core::{GrantPoints, PointStore};
+use crate::sim::World;
 
 fn grants(n: u32) -> Vec<GrantPoints> {
     (0..n)
@@ -32,32 +27,26 @@ pub fn store_applies_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
     (grants.len() + retries.len()) as f64 / (elapsed / 1000.0)
 }
 
-/// Worker round trips per second: one producer awaits each answer before sending
-/// the next, and the consumer runs on the same thread. Polled by hand with a no-op
-/// waker, since both sides are always ready to move.
+/// Worker round trips per second through the simulated world, as the page runs
+/// them: each caller is a task that sends one grant to the article's worker and
+/// waits for its answer under a deadline, the consumer is a task on the same
+/// executor, and every stage is logged. Processing takes no virtual time, so each
+/// send is answered before the next.
 pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
-    let store = PointStore::new();
-    let (worker, consumer) = PointWorker::new(store.clone());
-    let waker = noop_waker();
-    let mut cx = Context::from_waker(&waker);
-    let mut consumer = pin!(consumer);
+    let mut world = World::new();
+    world.set_processing_time(0);
+    let grants = grants(n);
     let start = now_ms();
-    for grant in grants(n) {
-        let mut call = pin!(worker.process(grant, false));
-        loop {
-            if let Poll::Ready(result) = call.as_mut().poll(&mut cx) {
-                assert!(result.is_ok());
-                break;
-            }
-            let _ = consumer.as_mut().poll(&mut cx);
-        }
+    for (id, grant) in (1..).zip(grants) {
+        world.send(id, grant, false, false);
     }
     let elapsed = now_ms() - start;
     assert_eq!(
-        store.balance("bench"),
+        world.store().balance("bench"),
         n as i32,
         "every round trip applied once"
     );
+    assert!(world.until_next().is_none(), "every caller was answered");
     f64::from(n) / (elapsed / 1000.0)
 }
 

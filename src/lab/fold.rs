@@ -19,7 +19,7 @@ pub(super) struct Fold {
     pub waiting: VecDeque<AttemptId>,
     pub in_hand: Option<AttemptId>,
     pub timeline: Vec<AttemptRow>,
-    /// (account, balance) on the naive side, sorted by account.
+    /// (account, balance) on the naive side in the current process, sorted by account.
     pub naive_balances: Vec<(String, i32)>,
     /// Where each operation (account, key) was first applied, to tell a grant
     /// made again after a restart.
@@ -105,6 +105,9 @@ impl Fold {
                 self.answer(*attempt, event.at, Err(GrantError::Timeout), *balance);
             }
             Happening::ProcessEnded { .. } => {
+                // The naive side's store lived in the ended process too: the new
+                // one starts from nothing, as the idempotent side's does.
+                self.naive_balances.clear();
                 let lost: Vec<AttemptId> = self
                     .queue
                     .drain(..)
