@@ -130,7 +130,11 @@ fn unseen_balance(row: &AttemptRow) -> Option<i32> {
     if row.outcome() != Outcome::TimeoutApplied {
         return None;
     }
-    Some(row.handled.as_ref().map_or(row.balance_after, |h| h.balance_after))
+    Some(
+        row.handled
+            .as_ref()
+            .map_or(row.balance_after, |h| h.balance_after),
+    )
 }
 
 /// A non-negative coordinate printed to one decimal with integer arithmetic only:

@@ -3,15 +3,17 @@
 
 use std::fmt;
 
-use rustc_hash::{FxHashMap, FxHashSet};
-
 use crate::core::GrantPoints;
 use crate::sim::{AttemptId, Millis, ProcessNumber, World};
 
 use super::action::{Action, MAX_BURST};
-use super::fold::{Fold, Tracked};
+use super::fold::Fold;
 use super::form::MAX_FIELD_CHARS;
 use super::timeline::{Attempt, AttemptRow, Origin};
+
+/// How many calls a stress run's batch job keeps open at once: enough to keep
+/// the queue full and producers waiting for room.
+pub const STRESS_CONCURRENCY: usize = 64;
 
 /// The longest caller timeout and processing time a person may set: ten minutes
 /// of virtual time is more than any lesson needs.
@@ -93,12 +95,8 @@ pub struct BalanceRead {
 pub struct LabState {
     world: World,
     fold: Fold,
-    /// How many attempts each exact request (account, key, points) has had.
-    requests: FxHashMap<(String, String, i32), u32>,
-    /// Every (account, key) any attempt used, so a fresh key is really fresh.
-    used_keys: FxHashSet<(String, String)>,
-    /// Attempts a person sent (bursts and stress runs aside), oldest first.
-    by_hand: Vec<AttemptId>,
+    /// Attempts handed to the world so far (some of a batch may not be sent yet).
+    attempts: AttemptId,
     bursts_sent: u64,
     last_request: Option<GrantPoints>,
     last_read: Option<BalanceRead>,
@@ -108,7 +106,7 @@ impl fmt::Debug for LabState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LabState")
             .field("now", &self.world.now())
-            .field("attempts", &self.fold.attempts.len())
+            .field("attempts", &self.attempts)
             .finish_non_exhaustive()
     }
 }
@@ -144,6 +142,7 @@ impl LabState {
                 points,
                 count,
             } => {
+                self.fold.expect(self.attempts + 1, Origin::Burst);
                 for _ in 0..*count {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
@@ -202,16 +201,18 @@ impl LabState {
         }
     }
 
-    /// A load test: `count` grants from a batch job that waits as long as it takes
-    /// (no deadline), about `duplicate_percent` of them repeating an earlier grant
-    /// of the same run, as a redelivery would. Seeded by the run's number, so a
-    /// replay makes the same choices.
+    /// A load test: `count` grants from a batch job that keeps at most
+    /// [`STRESS_CONCURRENCY`] calls open and waits as long as each takes (no
+    /// deadline), about `duplicate_percent` of them repeating an earlier grant of
+    /// the same run, as a redelivery would. Seeded by the run's number, so a replay
+    /// makes the same choices. The job makes its calls as room opens up.
     fn stress(&mut self, account_id: &str, points: i32, count: u32, duplicate_percent: u8) {
         self.bursts_sent += 1;
         let run = self.bursts_sent;
         let mut chooser = Chooser::new(run);
         let mut distinct: u32 = 0;
-        for _ in 0..count {
+        let account = account_id.to_owned();
+        let grants = (0..count).map(move |_| {
             let repeat = distinct > 0 && chooser.below(100) < u32::from(duplicate_percent);
             let n = if repeat {
                 chooser.below(distinct)
@@ -219,45 +220,21 @@ impl LabState {
                 distinct += 1;
                 distinct - 1
             };
-            let key = format!("stress-{run}-{n}");
-            self.send(
-                GrantPoints::new(key, account_id, points),
-                Origin::Burst,
-                false,
-                true,
-            );
-        }
+            GrantPoints::new(format!("stress-{run}-{n}"), account.clone(), points)
+        });
+        let first = self.attempts + 1;
+        self.fold.expect(first, Origin::Burst);
+        self.attempts += AttemptId::from(count);
+        self.world.send_batch(first, grants, STRESS_CONCURRENCY);
     }
 
     fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool, patient: bool) {
-        let id = self.fold.attempts.len() as AttemptId + 1;
-        let count = self
-            .requests
-            .entry((grant.account_id.clone(), grant.key.clone(), grant.points))
-            .or_insert(0);
-        *count += 1;
-        let attempt_of_request = *count;
-        self.used_keys
-            .insert((grant.account_id.clone(), grant.key.clone()));
+        self.attempts += 1;
         if origin != Origin::Burst {
-            self.by_hand.push(id);
+            self.fold.expect(self.attempts, origin);
             self.last_request = Some(grant.clone());
         }
-        self.fold.attempts.push(Tracked {
-            attempt: Attempt {
-                id,
-                grant: grant.clone(),
-                origin,
-                attempt_of_request,
-                lose_acknowledgement: lose,
-                process: self.world.process_number(),
-                sent_at: self.world.now(),
-            },
-            handled: None,
-            row: None,
-            never_handled: false,
-        });
-        self.world.send(id, grant, lose, patient);
+        self.world.send(self.attempts, grant, lose, patient);
     }
 
     /// The request the retry buttons resend: the newest one a person sent (bursts
@@ -265,8 +242,8 @@ impl LabState {
     /// happened, not predicted: a request still on its way counts, since nobody
     /// knows yet, and one the store refused would only be refused again.
     pub fn retry_target(&self) -> Option<GrantPoints> {
-        self.by_hand.iter().rev().find_map(|id| {
-            let tracked = &self.fold.attempts[(*id - 1) as usize];
+        self.fold.by_hand.iter().rev().find_map(|id| {
+            let tracked = self.fold.attempt(*id)?;
             let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err());
             (!refused).then(|| tracked.attempt.grant.clone())
         })
@@ -285,6 +262,7 @@ impl LabState {
             .map(|n| format!("{stem}-retry-{n}"))
             .find(|key| {
                 !self
+                    .fold
                     .used_keys
                     .contains(&(account_id.to_owned(), key.clone()))
             })
@@ -331,16 +309,20 @@ impl LabState {
     pub fn process_number(&self) -> ProcessNumber {
         self.world.process_number()
     }
-    /// Attempts sent whose caller has not heard back yet.
+    /// Attempts handed to the world whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
-        self.fold.attempts.len() - self.fold.timeline.len()
+        self.attempts as usize - self.fold.timeline.len()
     }
     /// How long until something happens by itself; `None` when the world is idle.
     pub fn until_next(&self) -> Option<Millis> {
         self.world.until_next()
     }
     fn attempt(&self, id: AttemptId) -> &Attempt {
-        &self.fold.attempts[(id - 1) as usize].attempt
+        &self
+            .fold
+            .attempt(id)
+            .expect("only attempts sent are queued")
+            .attempt
     }
 }
 

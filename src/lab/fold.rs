@@ -4,17 +4,26 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::{GrantError, StoreOutcome};
 use crate::sim::{AttemptId, Event, Happening, ProcessNumber};
 
-use super::timeline::{Attempt, AttemptRow, Handling};
+use super::timeline::{Attempt, AttemptRow, Handling, Origin};
 
 #[derive(Debug, Default)]
 pub(super) struct Fold {
-    /// Every attempt, by id - 1.
-    pub attempts: Vec<Tracked>,
+    /// Every attempt sent so far, by id - 1 (a batch's later attempts are sent as
+    /// room opens up, so a slot stays empty until its attempt is sent).
+    attempts: Vec<Option<Tracked>>,
+    /// How the attempts from each id on came to be: (first id, origin), in order.
+    origins: Vec<(AttemptId, Origin)>,
+    /// How many attempts each exact request (account, key, points) has had.
+    requests: FxHashMap<(String, String, i32), u32>,
+    /// Every (account, key) any attempt used, so a fresh key is really fresh.
+    pub used_keys: FxHashSet<(String, String)>,
+    /// Attempts a person sent (bursts and stress runs aside), oldest first.
+    pub by_hand: Vec<AttemptId>,
     pub queue: VecDeque<AttemptId>,
     pub waiting: VecDeque<AttemptId>,
     pub in_hand: Option<AttemptId>,
@@ -46,13 +55,68 @@ impl Fold {
         self.seen = log.len();
     }
 
+    /// Says how the attempts from `first` on come to be, before they are sent.
+    pub fn expect(&mut self, first: AttemptId, origin: Origin) {
+        self.origins.push((first, origin));
+    }
+
+    pub fn attempt(&self, id: AttemptId) -> Option<&Tracked> {
+        self.attempts.get((id - 1) as usize)?.as_ref()
+    }
+
     fn tracked(&mut self, id: AttemptId) -> &mut Tracked {
-        &mut self.attempts[(id - 1) as usize]
+        self.attempts[(id - 1) as usize]
+            .as_mut()
+            .expect("the world reports an attempt only after it was sent")
+    }
+
+    fn sent(&mut self, attempt: Attempt) {
+        let index = (attempt.id - 1) as usize;
+        if self.attempts.len() <= index {
+            self.attempts.resize_with(index + 1, || None);
+        }
+        self.attempts[index] = Some(Tracked {
+            attempt,
+            handled: None,
+            row: None,
+            never_handled: false,
+        });
     }
 
     fn apply(&mut self, event: &Event) {
         match &event.what {
-            Happening::Sent { .. } | Happening::ProcessStarted { .. } => {}
+            Happening::Sent {
+                attempt,
+                process,
+                grant,
+                acknowledgement_will_be_lost,
+                ..
+            } => {
+                let at = self.origins.partition_point(|(first, _)| first <= attempt);
+                let origin = self.origins[at - 1].1;
+                let count = self
+                    .requests
+                    .entry((grant.account_id.clone(), grant.key.clone(), grant.points))
+                    .or_insert(0);
+                *count += 1;
+                let attempt_of_request = *count;
+                self.used_keys
+                    .insert((grant.account_id.clone(), grant.key.clone()));
+                if origin != Origin::Burst {
+                    self.by_hand.push(*attempt);
+                }
+                let attempt = Attempt {
+                    id: *attempt,
+                    grant: grant.clone(),
+                    origin,
+                    attempt_of_request,
+                    lose_acknowledgement: *acknowledgement_will_be_lost,
+                    process: *process,
+                    sent_at: event.at,
+                };
+                self.sent(attempt);
+            }
+            Happening::ProcessStarted { .. } => {}
             Happening::WaitingForRoom { attempt } => self.waiting.push_back(*attempt),
             Happening::Queued { attempt } => {
                 remove(&mut self.waiting, *attempt);
@@ -71,7 +135,7 @@ impl Fold {
                 self.in_hand = None;
                 let granted_before_in = match store {
                     Ok(StoreOutcome::Applied(receipt)) => {
-                        let process = self.attempts[(*attempt - 1) as usize].attempt.process;
+                        let process = self.tracked(*attempt).attempt.process;
                         let operation = (receipt.account_id.clone(), receipt.key.clone());
                         let first = *self.applied_in.entry(operation).or_insert(process);
                         (first != process).then_some(first)
@@ -123,7 +187,13 @@ impl Fold {
                 }
             }
             Happening::NaiveHandled { attempt, balance } => {
-                let account = &self.attempts[(*attempt - 1) as usize].attempt.grant.account_id;
+                let index = (*attempt - 1) as usize;
+                let account = &self.attempts[index]
+                    .as_ref()
+                    .expect("sent before handled")
+                    .attempt
+                    .grant
+                    .account_id;
                 let balances = &mut self.naive_balances;
                 match balances.binary_search_by(|(a, _)| a.as_str().cmp(account)) {
                     Ok(i) => balances[i].1 = *balance,
@@ -143,11 +213,17 @@ impl Fold {
         let row = self.timeline.len();
         let tracked = self.tracked(id);
         tracked.row = Some(row);
+        // An answer straight from the store carries the balance right after its
+        // work: other deliveries applied in the same instant come after it.
+        let balance_after = match &tracked.handled {
+            Some(handled) if caller != Err(GrantError::Timeout) => handled.balance_after,
+            _ => balance,
+        };
         let row = AttemptRow {
             attempt: tracked.attempt.clone(),
             answered_at: at,
             caller,
-            balance_after: balance,
+            balance_after,
             handled: tracked.handled.clone(),
             handled_before_answer: tracked.handled.is_some(),
             never_handled: tracked.never_handled,

@@ -112,8 +112,9 @@ pub struct AttemptRow {
     /// What the caller got: the receipt, a rejection, `Timeout` when its deadline
     /// passed, or `WorkerStopped` when the process ended.
     pub caller: Result<GrantResult, GrantError>,
-    /// The account's current balance when the caller got its answer: the store's
-    /// truth, which the receipt's balance may lag behind.
+    /// The account's current balance right after the store answered (or, for a
+    /// timeout, when the caller gave up): the store's truth, which the receipt's
+    /// balance may lag behind.
     pub balance_after: i32,
     /// What the store did, once it has (possibly after the answer).
     pub handled: Option<Handling>,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::core::{GrantError, GrantResult, StoreOutcome};
+use crate::core::{GrantError, GrantPoints, GrantResult, StoreOutcome};
 
 use super::clock::Millis;
 
@@ -28,12 +28,20 @@ pub enum Happening {
         attempt: AttemptId,
         process: ProcessNumber,
         deadline: Option<Millis>,
+        grant: GrantPoints,
+        acknowledgement_will_be_lost: bool,
     },
     /// The queue was full: the caller waits for room.
-    WaitingForRoom { attempt: AttemptId },
-    Queued { attempt: AttemptId },
+    WaitingForRoom {
+        attempt: AttemptId,
+    },
+    Queued {
+        attempt: AttemptId,
+    },
     /// The consumer took it out of the queue and starts working on it.
-    Taken { attempt: AttemptId },
+    Taken {
+        attempt: AttemptId,
+    },
     /// `PointStore::apply` ran: what the store did, whether the fault then lost the
     /// acknowledgement, and the account's balance right after.
     Handled {
@@ -49,13 +57,23 @@ pub enum Happening {
         balance: i32,
     },
     /// The caller's deadline passed with no answer.
-    TimedOut { attempt: AttemptId, balance: i32 },
+    TimedOut {
+        attempt: AttemptId,
+        balance: i32,
+    },
     /// The process ended: its memory, queue and work in hand are gone.
-    ProcessEnded { process: ProcessNumber },
-    ProcessStarted { process: ProcessNumber },
+    ProcessEnded {
+        process: ProcessNumber,
+    },
+    ProcessStarted {
+        process: ProcessNumber,
+    },
     /// The naive worker beside (which treats every delivery as new) applied its copy
     /// of the attempt; the account's balance on that side is now `balance`.
-    NaiveHandled { attempt: AttemptId, balance: i32 },
+    NaiveHandled {
+        attempt: AttemptId,
+        balance: i32,
+    },
 }
 
 impl Happening {

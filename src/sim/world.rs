@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use futures::executor::{LocalPool, LocalSpawner};
 use futures::future::{select, AbortHandle, Abortable, Either};
+use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
 use crate::core::{Delivered, GrantError, GrantPoints, PointStore, PointWorker, WorkerHooks};
@@ -29,21 +30,42 @@ pub const DEFAULT_PROCESSING_MS: Millis = 100;
 
 /// What every part of the world shares: its clock, its log, the pause switch and
 /// the settings, read when they are needed so a change applies from then on.
-#[derive(Debug)]
 struct Shared {
     clock: Clock,
     log: RefCell<Vec<Event>>,
     gate: Gate,
     caller_timeout_ms: std::cell::Cell<Millis>,
     processing_ms: std::cell::Cell<Millis>,
-    /// The running process's store: what "the balance now" is read from.
-    store: RefCell<PointStore>,
+    /// The running process, as callers reach it: a caller calls whichever process
+    /// is running when it makes its call.
+    running: RefCell<Option<Running>>,
+    /// Whether calls made from now on also go to the naive worker beside.
+    naive_on: std::cell::Cell<bool>,
+}
+
+/// What a caller needs of the running process.
+#[derive(Clone)]
+struct Running {
+    number: ProcessNumber,
+    store: PointStore,
+    worker: Rc<PointWorker<Observed>>,
+    naive: Rc<PointWorker<Observed>>,
 }
 
 impl Shared {
+    fn running(&self) -> Running {
+        self.running
+            .borrow()
+            .clone()
+            .expect("a process is always running")
+    }
+
     /// An account's balance in the running process (0 after a restart forgot it).
     fn balance(&self, account: &str) -> i32 {
-        self.store.borrow().balance(account)
+        self.running
+            .borrow()
+            .as_ref()
+            .map_or(0, |p| p.store.balance(account))
     }
 
     fn report(&self, what: Happening) {
@@ -68,7 +90,8 @@ impl WorkerHooks for Observed {
 
     fn waiting_for_room(&self, attempt: &AttemptId) {
         if !self.naive {
-            self.shared.report(Happening::WaitingForRoom { attempt: *attempt });
+            self.shared
+                .report(Happening::WaitingForRoom { attempt: *attempt });
         }
     }
 
@@ -93,6 +116,11 @@ impl WorkerHooks for Observed {
     }
 
     fn handled(&self, attempt: &AttemptId, grant: &GrantPoints, delivered: &Delivered) {
+        if self.naive && delivered.store.is_err() {
+            // The naive side refuses what any store refuses (bad input, overflow):
+            // nothing changed there, so there is nothing to report.
+            return;
+        }
         let balance = self.store.balance(&grant.account_id);
         let what = if self.naive {
             Happening::NaiveHandled {
@@ -143,9 +171,30 @@ impl Side {
 
 /// A running process: the idempotent worker and, beside it, the naive one.
 struct Process {
-    number: ProcessNumber,
     idempotent: Side,
     naive: Side,
+}
+
+impl Process {
+    /// Starts process `number` and makes it the one callers reach.
+    fn start(number: ProcessNumber, shared: &Rc<Shared>, spawner: &LocalSpawner) -> Self {
+        let process = Process {
+            idempotent: Side::start(shared, spawner, false),
+            naive: Side::start(shared, spawner, true),
+        };
+        shared.running.replace(Some(Running {
+            number,
+            store: process.idempotent.store.clone(),
+            worker: Rc::clone(&process.idempotent.worker),
+            naive: Rc::clone(&process.naive.worker),
+        }));
+        process
+    }
+
+    fn stop(&self) {
+        self.idempotent.consumer.abort();
+        self.naive.consumer.abort();
+    }
 }
 
 pub struct World {
@@ -153,7 +202,6 @@ pub struct World {
     spawner: LocalSpawner,
     shared: Rc<Shared>,
     process: Process,
-    naive_on: bool,
 }
 
 impl Default for World {
@@ -172,30 +220,22 @@ impl World {
             gate: Gate::default(),
             caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS.into(),
             processing_ms: DEFAULT_PROCESSING_MS.into(),
-            store: RefCell::default(),
+            running: RefCell::default(),
+            naive_on: false.into(),
         });
-        let process = Process {
-            number: 1,
-            idempotent: Side::start(&shared, &spawner, false),
-            naive: Side::start(&shared, &spawner, true),
-        };
-        shared
-            .store
-            .replace(process.idempotent.store.clone());
+        let process = Process::start(1, &shared, &spawner);
         let mut world = World {
             pool,
             spawner,
             shared,
             process,
-            naive_on: false,
         };
         world.settle();
         world
     }
 
-    /// A caller sends `grant` to the current process and waits for the answer at
-    /// most the caller timeout, or as long as it takes when `patient`. With the
-    /// naive worker on, a copy goes to it too.
+    /// A caller sends `grant` to the running process and waits for the answer at
+    /// most the caller timeout, or as long as it takes when `patient`.
     pub fn send(
         &mut self,
         attempt: AttemptId,
@@ -203,90 +243,63 @@ impl World {
         lose_acknowledgement: bool,
         patient: bool,
     ) {
-        let deadline = (!patient).then(|| {
-            self.now()
-                .saturating_add(self.shared.caller_timeout_ms.get())
-        });
-        self.shared.report(Happening::Sent {
+        let call = call(
+            Rc::clone(&self.shared),
+            self.spawner.clone(),
             attempt,
-            process: self.process.number,
-            deadline,
-        });
-        if self.naive_on {
-            self.send_naive(attempt, &grant, lose_acknowledgement);
-        }
-        let worker = Rc::clone(&self.process.idempotent.worker);
-        let shared = Rc::clone(&self.shared);
-        let account = grant.account_id.clone();
-        self.spawn(async move {
-            let call = async {
-                match worker
-                    .process_tagged(attempt, grant, lose_acknowledgement)
-                    .await
-                {
-                    // The article's worker turns a lost acknowledgement into a
-                    // timeout at once. Over a real connection the caller hears
-                    // nothing at all, and finds out only when its deadline passes.
-                    Err(GrantError::Timeout) => pending().await,
-                    answer => answer,
-                }
-            };
-            // A patient caller's deadline never comes.
-            let deadline = async {
-                match deadline {
-                    Some(at) => shared.clock.sleep_until(at).await,
-                    None => pending().await,
-                }
-            };
-            let what = match select(pin!(call), pin!(deadline)).await {
-                Either::Left((answer, _)) => Happening::Answered {
-                    attempt,
-                    answer,
-                    balance: shared.balance(&account),
-                },
-                Either::Right(_) => Happening::TimedOut {
-                    attempt,
-                    balance: shared.balance(&account),
-                },
-            };
-            shared.report(what);
-        });
+            grant,
+            lose_acknowledgement,
+            patient,
+        );
+        self.spawn(call);
         self.settle();
     }
 
-    /// The naive worker treats every delivery as new: it forgets the caller's key
-    /// and files each one under a key of its own, so nothing is ever recognised.
-    fn send_naive(&mut self, attempt: AttemptId, grant: &GrantPoints, lose: bool) {
-        let worker = Rc::clone(&self.process.naive.worker);
-        let grant = grant.with_key(format!("delivery-{attempt}"));
+    /// A batch job: sends each of `grants` as attempts `first`, `first + 1`, ...,
+    /// keeping at most `concurrency` calls open at once, each waiting as long as it
+    /// takes. The calls are made as room opens up, so a big batch costs little now.
+    pub fn send_batch(
+        &mut self,
+        first: AttemptId,
+        grants: impl Iterator<Item = GrantPoints> + 'static,
+        concurrency: usize,
+    ) {
+        let (shared, spawner) = (Rc::clone(&self.shared), self.spawner.clone());
         self.spawn(async move {
-            let _ = worker.process_tagged(attempt, grant, lose).await;
+            let mut open = FuturesUnordered::new();
+            for (attempt, grant) in (first..).zip(grants) {
+                if open.len() >= concurrency.max(1) {
+                    open.next().await;
+                }
+                let call = call(
+                    Rc::clone(&shared),
+                    spawner.clone(),
+                    attempt,
+                    grant,
+                    false,
+                    true,
+                );
+                open.push(call);
+            }
+            while open.next().await.is_some() {}
         });
+        self.settle();
     }
 
     /// Ends the process: its stores, queues, waiting producers and the delivery in
     /// hand are gone, and every caller still waiting hears `WorkerStopped`. A new,
     /// empty process takes over at once.
     pub fn restart(&mut self) {
-        let ended = self.process.number;
-        self.process.idempotent.consumer.abort();
-        self.process.naive.consumer.abort();
+        let ended = self.process_number();
+        self.process.stop();
         self.shared
             .report(Happening::ProcessEnded { process: ended });
-        self.process = Process {
-            number: ended + 1,
-            idempotent: Side::start(&self.shared, &self.spawner, false),
-            naive: Side::start(&self.shared, &self.spawner, true),
-        };
+        // The new process is up before the old one's callers hear of its end, so
+        // a caller that calls again (a batch job) reaches the new one.
+        self.process = Process::start(ended + 1, &self.shared, &self.spawner);
         self.shared
-            .store
-            .replace(self.process.idempotent.store.clone());
-        // The old consumers drop (turning their callers away) before the new
-        // process is announced.
+            .report(Happening::ProcessStarted { process: ended + 1 });
         self.settle();
-        self.shared.report(Happening::ProcessStarted {
-            process: ended + 1,
-        });
     }
 
     /// Lets `ms` of virtual time pass, firing every timer due on the way in order.
@@ -335,13 +348,13 @@ impl World {
         self.shared.processing_ms.get()
     }
 
-    /// Whether sends also go to the naive worker beside, from now on.
+    /// Whether calls also go to the naive worker beside, from now on.
     pub fn set_naive(&mut self, on: bool) {
-        self.naive_on = on;
+        self.shared.naive_on.set(on);
     }
 
     pub fn naive(&self) -> bool {
-        self.naive_on
+        self.shared.naive_on.get()
     }
 
     pub fn now(&self) -> Millis {
@@ -349,7 +362,7 @@ impl World {
     }
 
     pub fn process_number(&self) -> ProcessNumber {
-        self.process.number
+        self.shared.running().number
     }
 
     /// The current process's store.
@@ -377,4 +390,77 @@ impl World {
     fn settle(&mut self) {
         self.pool.run_until_stalled();
     }
+}
+
+/// One caller's call: it reaches the running process (and, with the naive worker
+/// on, sends a copy there too), then waits for the answer until its deadline, and
+/// reports what it heard.
+async fn call(
+    shared: Rc<Shared>,
+    spawner: LocalSpawner,
+    attempt: AttemptId,
+    grant: GrantPoints,
+    lose_acknowledgement: bool,
+    patient: bool,
+) {
+    let running = shared.running();
+    let deadline = (!patient).then(|| {
+        shared
+            .clock
+            .now()
+            .saturating_add(shared.caller_timeout_ms.get())
+    });
+    shared.report(Happening::Sent {
+        attempt,
+        process: running.number,
+        deadline,
+        grant: grant.clone(),
+        acknowledgement_will_be_lost: lose_acknowledgement,
+    });
+    if shared.naive_on.get() {
+        // The naive worker treats every delivery as new: it forgets the caller's
+        // key and files each one under a key of its own, so nothing is recognised.
+        let naive = running.naive;
+        let copy = grant.with_key(format!("delivery-{attempt}"));
+        spawner
+            .spawn_local(async move {
+                let _ = naive
+                    .process_tagged(attempt, copy, lose_acknowledgement)
+                    .await;
+            })
+            .expect("the world's executor takes tasks");
+    }
+    let account = grant.account_id.clone();
+    let answer = async {
+        match running
+            .worker
+            .process_tagged(attempt, grant, lose_acknowledgement)
+            .await
+        {
+            // The article's worker turns a lost acknowledgement into a timeout at
+            // once. Over a real connection the caller hears nothing at all, and
+            // finds out only when its deadline passes.
+            Err(GrantError::Timeout) => pending().await,
+            answer => answer,
+        }
+    };
+    // A patient caller's deadline never comes.
+    let deadline = async {
+        match deadline {
+            Some(at) => shared.clock.sleep_until(at).await,
+            None => pending().await,
+        }
+    };
+    let what = match select(pin!(answer), pin!(deadline)).await {
+        Either::Left((answer, _)) => Happening::Answered {
+            attempt,
+            answer,
+            balance: shared.balance(&account),
+        },
+        Either::Right(_) => Happening::TimedOut {
+            attempt,
+            balance: shared.balance(&account),
+        },
+    };
+    shared.report(what);
 }

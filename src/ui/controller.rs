@@ -230,7 +230,12 @@ impl Controller {
         spawn_local(async move {
             let mut last = now_ms();
             loop {
-                TimeoutFuture::new(if self.skipping.get_untracked() { 0 } else { TICK_MS }).await;
+                TimeoutFuture::new(if self.skipping.get_untracked() {
+                    0
+                } else {
+                    TICK_MS
+                })
+                .await;
                 // The page (or a test's mount) that owned the lab is gone.
                 if self.lab.is_disposed() {
                     return;

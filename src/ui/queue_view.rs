@@ -13,13 +13,8 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
     let queued = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            lab.state()
-                .queue()
-                .into_iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        })
+        ctl.lab
+            .with(|lab| lab.state().queue().into_iter().cloned().collect::<Vec<_>>())
     });
     let in_hand = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_hand().cloned()));
     let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting()));

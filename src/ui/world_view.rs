@@ -17,10 +17,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
     });
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
     let timeout = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().caller_timeout()));
-    let processing = Memo::new(move |_| {
-        ctl.lab
-            .with(|lab| lab.state().world().processing_time())
-    });
+    let processing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().processing_time()));
     let naive = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().naive()));
     let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
     let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
@@ -130,7 +127,8 @@ fn Setting(
             // Out-of-range numbers reach the lab, which refuses them with its message.
             Ok(ms) => ctl.dispatch(action(ms)),
             Err(error) => {
-                ctl.notice.set(Some(Notice::Setting(label.get_untracked(), error)));
+                ctl.notice
+                    .set(Some(Notice::Setting(label.get_untracked(), error)));
                 false
             }
         };
