@@ -99,6 +99,47 @@ export async function balanceOf(page, account) {
   return (await page.getByTestId(`balance-${account}`).textContent()).trim();
 }
 
+export async function naiveBalanceOf(page, account) {
+  return (await page.getByTestId(`naive-balance-${account}`).textContent()).trim();
+}
+
+/** The world's clock paragraph: `data-now` (virtual ms), `data-process`, `data-idle`. */
+export const clock = (page) => page.getByTestId('clock');
+export const virtualNow = async (page) => Number(await clock(page).getAttribute('data-now'));
+export const isIdle = async (page) => (await clock(page).getAttribute('data-idle')) === 'true';
+
+/**
+ * Presses "Skip to idle" (in any language) unless the world is idle already, then
+ * waits until nothing more is due. The world may go idle by itself between the
+ * look and the press: the button is then disabled, and a forced press on it does
+ * nothing. `name` also checks the button's name, for a test in another language.
+ */
+export async function skipToIdle(page, { name = null, timeout = 30_000 } = {}) {
+  const skip = page.getByTestId('skip-to-idle');
+  if (name !== null) assert.equal((await skip.textContent()).trim(), name);
+  if (!(await isIdle(page))) await skip.click({ force: true });
+  await page.locator('[data-testid="clock"][data-idle="true"]').waitFor({ timeout });
+}
+
+/** Types a number of milliseconds into a setting's field and commits it with Enter. */
+export async function setSetting(page, label, value) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.fill(String(value));
+  await input.press('Enter');
+  return input;
+}
+
+/**
+ * The speed control, by its accessible name. (Its label wraps the select, so
+ * Playwright's label text includes the options; the accessible name is "Speed".)
+ */
+export const speedControl = (page, name = 'Speed') => page.getByRole('combobox', { name, exact: true });
+
+/** Chooses a speed by its label: "Paused", "0.25x", ... "4x". */
+export async function setSpeed(page, label, { control = 'Speed' } = {}) {
+  await speedControl(page, control).selectOption({ label });
+}
+
 /** Runs `body(page, lab)` on a fresh lab, then checks it saw no error of any kind. */
 export async function checkedLab(browser, server, options, body) {
   const lab = await openLab(browser, server, options);

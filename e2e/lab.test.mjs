@@ -2,11 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { labSuite, rows, lastRow, balanceOf, ARTIFACTS } from './harness.mjs';
+import { labSuite, rows, lastRow, balanceOf, skipToIdle, setSetting, ARTIFACTS } from './harness.mjs';
 
 /** One server and browser for the file; each test gets a fresh, checked lab. */
 const suite = labSuite();
 const { withLab } = suite;
+
+/** "Skip to idle" in Persian. */
+const SKIP_FA = 'پرش تا بیکاری';
 
 async function expectLast(page, outcome, { receipt, current }) {
   const row = lastRow(page);
@@ -20,25 +23,35 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
   withLab({}, async (page) => {
     await page.getByLabel('Lose acknowledgement').check();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expectLast(page, 'timeout-applied', { receipt: null, current: '100' });
-    assert.equal(await balanceOf(page, 'account-7'), '100');
     assert.equal(await page.getByLabel('Lose acknowledgement', { exact: true }).isChecked(), false, 'armed for one delivery');
+    // The caller hears nothing until its deadline (3 s of virtual time).
+    await skipToIdle(page);
+    await expectLast(page, 'timeout-applied', { receipt: null, current: '100' });
+    assert.equal(await lastRow(page).getAttribute('data-truth'), 'applied-before-timeout');
+    assert.equal(await balanceOf(page, 'account-7'), '100');
 
     await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await skipToIdle(page);
     await expectLast(page, 'replayed', { receipt: '100', current: '100' });
     assert.equal(await balanceOf(page, 'account-7'), '100');
 
     await page.getByLabel('Points').fill('200');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
     await expectLast(page, 'rejected', { receipt: null, current: '100' });
     assert.match(await lastRow(page).textContent(), /already used for 100 points/);
     assert.match(await lastRow(page).locator('td.store').getAttribute('title'), /a request for 200 points under the same key is rejected/);
     assert.equal(await balanceOf(page, 'account-7'), '100');
 
     await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
+    await skipToIdle(page);
     await expectLast(page, 'applied', { receipt: '200', current: '200' });
     assert.equal(await balanceOf(page, 'account-7'), '200');
     assert.equal(await rows(page).count(), 4);
+    assert.deepEqual(
+      await rows(page).evaluateAll((els) => els.map((e) => [e.dataset.outcome, e.dataset.truth ?? null, e.dataset.process])),
+      [['timeout-applied', 'applied-before-timeout', '1'], ['replayed', null, '1'], ['rejected', null, '1'], ['applied', null, '1']],
+    );
     assert.match(await page.getByTestId('retry-target').textContent(), /Retries resend: account-7 · order-1042-retry-2 · \+100/);
     assert.equal(await page.getByTestId('receipt-row').count(), 2);
   }));
@@ -47,13 +60,16 @@ test('a receipt is not the current balance: later 25, then retry the first', () 
   withLab({}, async (page) => {
     const send = page.getByRole('button', { name: 'Send', exact: true });
     await send.click();
+    await skipToIdle(page);
     await page.getByLabel('Key').fill('order-1043');
     await page.getByLabel('Points').fill('25');
     await send.click();
+    await skipToIdle(page);
     await expectLast(page, 'applied', { receipt: '125', current: '125' });
     await page.getByLabel('Key').fill('order-1042');
     await page.getByLabel('Points').fill('100');
     await send.click();
+    await skipToIdle(page);
     await expectLast(page, 'replayed', { receipt: '100', current: '125' });
     assert.equal(await balanceOf(page, 'account-7'), '125');
 
@@ -96,12 +112,18 @@ test('every invalid field gets its own message and nothing is sent', () =>
       assert.equal(await input.getAttribute('aria-invalid'), 'false');
     }
     assert.equal(await page.getByTestId('balance-account-7').count(), 0, 'no balance was created');
+    assert.equal(await page.getByTestId('clock').getAttribute('data-idle'), 'true', 'nothing is on its way');
     await send.click();
+    await skipToIdle(page);
     await expectLast(page, 'applied', { receipt: '100', current: '100' });
   }));
 
 test('a burst larger than the queue makes producers wait, then all complete', () =>
   withLab({}, async (page) => {
+    // Callers' clocks run on while the consumer is paused: a long deadline keeps
+    // every caller waiting however long this takes, so the outcome is exact.
+    await setSetting(page, 'Caller timeout (ms)', 600_000);
+    assert.equal(await page.getByLabel('Caller timeout (ms)').inputValue(), '600000');
     await page.getByLabel('Pause consumer').check();
     await page.getByLabel('Points').fill('5');
     await page.getByRole('button', { name: /Burst: 20 grants at once/ }).click();
@@ -111,8 +133,10 @@ test('a burst larger than the queue makes producers wait, then all complete', ()
     assert.equal(await page.locator('[data-testid="queue-slot"].filled').count(), 16);
     assert.equal(await rows(page).count(), 0, 'nothing answered while paused');
 
+    assert.equal(await page.locator('[data-testid="consumer"].busy').count(), 0, 'a paused consumer takes nothing');
+
     await page.getByLabel('Pause consumer').uncheck();
-    await page.locator('[data-testid="timeline-row"]').nth(19).waitFor();
+    await skipToIdle(page);
     assert.equal(await rows(page).count(), 20);
     assert.equal(await page.locator('[data-outcome="applied"]').count(), 20, 'none lost, none doubled');
     assert.equal(await balanceOf(page, 'account-7'), '100');
@@ -120,14 +144,21 @@ test('a burst larger than the queue makes producers wait, then all complete', ()
     assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '0');
   }));
 
-test('a processing delay shows the consumer holding a delivery', () =>
+test('a processing time shows the consumer holding a delivery, in real time at 1x', () =>
   withLab({}, async (page) => {
-    await page.locator('input[type="range"]').fill('600');
+    const input = await setSetting(page, 'Processing time (ms)', 2000);
+    assert.equal(await input.inputValue(), '2000');
+    const started = Date.now();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.locator('[data-testid="consumer"].busy').waitFor();
+    assert.match(await page.getByTestId('consumer').textContent(), /Consumer is applying: order-1042 \+100/);
     assert.equal(await rows(page).count(), 0);
-    await lastRow(page).waitFor({ timeout: 5000 });
+    await lastRow(page).waitFor({ timeout: 10_000 });
+    // At 1x virtual time never runs ahead of the wall clock.
+    assert.ok(Date.now() - started >= 1900, `answered after ${Date.now() - started} ms of real time`);
     await expectLast(page, 'applied', { receipt: '100', current: '100' });
+    assert.equal(await page.locator('[data-testid="consumer"].busy').count(), 0, 'the consumer is idle again');
+    assert.match(await lastRow(page).locator('td.store').textContent(), /points added: \+100 · at 2\.0 s/);
   }));
 
 test('Reset empties the lab', () =>
@@ -150,7 +181,9 @@ test('Persian: right to left, chosen by ?lang=fa or by the browser', async () =>
     assert.equal(await page.locator('html').getAttribute('lang'), 'fa');
     await page.getByLabel('گم‌شدن تأیید').check();
     await page.getByRole('button', { name: 'ارسال', exact: true }).click();
+    await skipToIdle(page, { name: SKIP_FA });
     await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    await skipToIdle(page, { name: SKIP_FA });
     await expectLast(page, 'replayed', { receipt: '100', current: '100' });
     assert.equal(await balanceOf(page, 'account-7'), '100', 'contract digits stay ASCII');
     const keyCell = lastRow(page).locator('bdi').first();
@@ -172,29 +205,43 @@ test('Persian: right to left, chosen by ?lang=fa or by the browser', async () =>
 
 test('English screenshot after the article walk, and a phone-width page that fits', async () => {
   await withLab({}, async (page) => {
+    const act = async (name) => {
+      await page.getByRole('button', { name, exact: true }).click();
+      await skipToIdle(page);
+    };
     await page.getByLabel('Lose acknowledgement').check();
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await act('Send');
+    await act('Retry (same key)');
     await page.getByLabel('Key').fill('order-1043');
     await page.getByLabel('Points').fill('25');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await act('Send');
+    await act('Retry (same key)');
     await page.getByLabel('Key').fill('order-1042');
     await page.getByLabel('Points').fill('200');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('button', { name: 'Check balance' }).click();
+    await act('Send');
+    await act('Check balance');
+    assert.deepEqual(
+      await rows(page).evaluateAll((els) => els.map((e) => e.dataset.outcome)),
+      ['timeout-applied', 'replayed', 'applied', 'replayed', 'rejected'],
+    );
+    assert.equal(await page.getByTestId('balance-read').getAttribute('data-balance'), '125');
     await page.screenshot({ path: join(ARTIFACTS, 'lab-en.png'), fullPage: true });
   });
   await withLab({ colorScheme: 'dark', query: '?lang=fa' }, async (page) => {
     await page.getByLabel('گم‌شدن تأیید').check();
     await page.getByRole('button', { name: 'ارسال', exact: true }).click();
+    await skipToIdle(page, { name: SKIP_FA });
     await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    await skipToIdle(page, { name: SKIP_FA });
+    await expectLast(page, 'replayed', { receipt: '100', current: '100' });
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, 'rgb(17, 19, 24)', 'the dark theme follows the system');
     await page.screenshot({ path: join(ARTIFACTS, 'lab-fa-dark.png'), fullPage: true });
   });
   await withLab({ viewport: { width: 390, height: 844 } }, async (page) => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await expectLast(page, 'applied', { receipt: '100', current: '100' });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page is ${overflow}px wider than a phone`);
     await page.screenshot({ path: join(ARTIFACTS, 'lab-phone.png'), fullPage: true });

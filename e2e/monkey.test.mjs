@@ -19,6 +19,10 @@ function random(seed) {
   };
 }
 
+/** What a number field may hold: in range, out of range, negative, fractional, empty. */
+const MILLIS = ['', '0', '1', '50', '100', '3000', '600000', '600001', '-1', '1.5', '1e3', '99999999999999999999999'];
+const SPEEDS = ['0', '0.25x', '0.5x', '1x', '2x', '4x'];
+
 const TEXTS = ['', ' ', '100', '25', '0', '-1', '2147483647', '2147483648', '1e9', '۱۲۳', 'abc',
   '<img src=x onerror=alert(1)>', 'order-1042', 'account-7', 'x'.repeat(200), '💥', '\u202e', '1.5'];
 
@@ -45,8 +49,13 @@ test(`monkey: ${SECONDS}s of random input (seed ${SEED}) raises no error`, { tim
         await page.locator('.field input').nth(Math.floor(next() * 3)).fill(pick(TEXTS));
       } else if (choice < 0.92) {
         await pick(await page.locator('input[type="checkbox"]').all()).click({ timeout: 2000 });
+      } else if (choice < 0.97) {
+        // The world's settings: caller timeout and processing time, committed with Enter.
+        const setting = page.locator('input.ms').nth(Math.floor(next() * 2));
+        await setting.fill(pick(MILLIS));
+        await setting.press('Enter');
       } else {
-        await page.locator('input[type="range"]').fill(String(Math.floor(next() * 3) * 100));
+        await page.getByTestId('speed').selectOption(pick(SPEEDS));
       }
       moves += 1;
     }

@@ -120,8 +120,6 @@ pub struct Texts {
     pub consumer_idle: &'static str,
     pub producers_waiting: fn(Lang, usize) -> String,
     pub pause: &'static str,
-    pub delay: &'static str,
-    pub delay_value: fn(Lang, u32) -> String,
     pub timeline: &'static str,
     pub timeline_empty: &'static str,
     pub col_attempt: &'static str,
@@ -190,7 +188,6 @@ pub struct Texts {
     pub naive: &'static str,
     pub naive_hint: &'static str,
     pub naive_balances: &'static str,
-    pub idempotent_balance: &'static str,
     pub undo: &'static str,
     pub redo: &'static str,
     /// What really became of a timed-out attempt.
@@ -237,8 +234,6 @@ static EN: Texts = Texts {
         n => format!("{n} producers waiting for room"),
     },
     pause: "Pause consumer",
-    delay: "Processing delay",
-    delay_value: |_, ms| format!("{ms} ms"),
     timeline: "Timeline",
     timeline_empty: "No attempt yet. Send a request to start.",
     col_attempt: "Attempt",
@@ -255,7 +250,7 @@ static EN: Texts = Texts {
         Outcome::Applied => "Applied",
         Outcome::Replayed => "Stored receipt",
         Outcome::Rejected => "Rejected",
-        Outcome::Timeout => "Timeout (nothing new)",
+        Outcome::Timeout => "Timeout",
         Outcome::TimeoutApplied => "Timeout, but applied",
         Outcome::ProcessEnded => "Process ended",
     },
@@ -299,6 +294,14 @@ static EN: Texts = Texts {
     },
     lab_error: |e| match e {
         LabError::NothingToRetry => "Nothing to retry yet: send a request first.".to_string(),
+        LabError::CallerTimeout(ms) => format!(
+            "Caller timeout (ms): must be 1 to {MAX_SETTING_MS}, not {ms}. Nothing changed."
+        ),
+        LabError::ProcessingTime(ms) => format!(
+            "Processing time (ms): must be 0 to {MAX_SETTING_MS}, not {ms}. Nothing changed."
+        ),
+        LabError::NothingToUndo => "Nothing to undo yet.".to_string(),
+        LabError::NothingToRedo => "Nothing to redo: redo brings back only what Undo took back.".to_string(),
         other => other.to_string(),
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
@@ -335,7 +338,6 @@ static EN: Texts = Texts {
     naive: "Naive worker beside",
     naive_hint: "Every request also goes to a worker that ignores the key and treats each delivery as new.",
     naive_balances: "Naive worker's balances",
-    idempotent_balance: "idempotent",
     undo: "Undo",
     redo: "Redo",
     truth: |t| match t {
@@ -386,8 +388,6 @@ static FA: Texts = Texts {
         n => format!("{} تولیدکننده منتظر جای خالی‌اند", lang.prose_number(n)),
     },
     pause: "توقف مصرف‌کننده",
-    delay: "تأخیر پردازش",
-    delay_value: |lang, ms| format!("{} میلی‌ثانیه", lang.prose_number(ms)),
     timeline: "خط زمان",
     timeline_empty: "هنوز تلاشی نشده. برای شروع یک درخواست بفرست.",
     col_attempt: "تلاش",
@@ -404,7 +404,7 @@ static FA: Texts = Texts {
         Outcome::Applied => "اعمال شد",
         Outcome::Replayed => "رسید ذخیره‌شده",
         Outcome::Rejected => "رد شد",
-        Outcome::Timeout => "مهلت گذشت (بی‌تغییر)",
+        Outcome::Timeout => "مهلت گذشت",
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
         Outcome::ProcessEnded => "فرایند پایان یافت",
     },
@@ -575,7 +575,6 @@ static FA: Texts = Texts {
     naive: "کارگر ساده‌لوح در کنار",
     naive_hint: "هر درخواست به کارگری هم می‌رود که کلید را نادیده می‌گیرد و هر تحویل را تازه می‌شمارد.",
     naive_balances: "موجودی‌های کارگر ساده‌لوح",
-    idempotent_balance: "ایدمپوتنت",
     undo: "واگرد",
     redo: "از نو",
     truth: |t| match t {

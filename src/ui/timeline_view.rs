@@ -200,8 +200,8 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::Applied => "✓",
         Outcome::Replayed => "↺",
         Outcome::Rejected => "✕",
-        Outcome::Timeout => "⧗",
+        Outcome::Timeout => "◷",
         Outcome::TimeoutApplied => "⚠",
-        Outcome::ProcessEnded => "⏻",
+        Outcome::ProcessEnded => "⊘",
     }
 }

@@ -30,9 +30,9 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                 {move || idle.get().then(|| view! { <span class="hint">" · " {move || texts().idle}</span> })}
             </p>
             <div class="controls-row">
-                <label class="inline">
-                    <span>{move || texts().speed}</span>
-                    <select
+                <label class="inline" for="speed">{move || texts().speed}</label>
+                <select
+                        id="speed"
                         data-testid="speed"
                         on:change=move |ev| {
                             if let Some(speed) = Speed::from_code(&event_target_value(&ev)) {
@@ -54,8 +54,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                                 }
                             })
                             .collect_view()}
-                    </select>
-                </label>
+                </select>
                 <button on:click=move |_| ctl.skip_to_idle() disabled=move || idle.get() data-testid="skip-to-idle">
                     {move || texts().skip_to_idle}
                 </button>
@@ -136,22 +135,24 @@ fn Setting(
             shown.set(value.get_untracked().to_string());
         }
     };
+    // A text field with a numeric keyboard, as for points: a number field would
+    // drop Persian digits before the lab could read them.
     view! {
-        <label class="inline" for=id>
-            <span>{move || label.get()}</span>
-        </label>
-        <input
-            id=id
-            type="number"
-            dir="ltr"
-            class="ms"
-            autocomplete="off"
-            min=min
-            max=MAX_SETTING_MS
-            step="1"
-            prop:value=move || shown.get()
-            on:input=move |ev| shown.set(event_target_value(&ev))
-            on:change=move |ev| commit(event_target_value(&ev))
-        />
+        <div class="setting">
+            <label class="inline" for=id>{move || label.get()}</label>
+            <input
+                id=id
+                type="text"
+                inputmode="numeric"
+                dir="ltr"
+                class="ms"
+                autocomplete="off"
+                data-min=min
+                data-max=MAX_SETTING_MS
+                prop:value=move || shown.get()
+                on:input=move |ev| shown.set(event_target_value(&ev))
+                on:change=move |ev| commit(event_target_value(&ev))
+            />
+        </div>
     }
 }
