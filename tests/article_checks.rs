@@ -612,3 +612,186 @@ fn queued_callers_hear_worker_stopped_when_the_consumer_is_dropped() {
     );
     assert_eq!(store.balance(ACCOUNT), 0);
 }
+
+// ---------------------------------------------------------------------------------------
+// Hooks: the lab watches and paces the worker without changing what it decides
+// ---------------------------------------------------------------------------------------
+
+mod observed {
+    use std::cell::{Cell, RefCell};
+    use std::future::Future;
+    use std::rc::Rc;
+    use std::task::{Poll, Waker};
+
+    use idempotency_lab::core::WorkerHooks;
+    use idempotency_lab::{Delivered, GrantPoints, StoreOutcome};
+
+    /// Records every stage, and can hold the consumer back before it takes one.
+    #[derive(Default, Clone)]
+    pub struct Recorder {
+        pub stages: Rc<RefCell<Vec<String>>>,
+        held: Rc<Cell<bool>>,
+        consumer: Rc<RefCell<Option<Waker>>>,
+    }
+
+    impl Recorder {
+        pub fn hold(&self) {
+            self.held.set(true);
+        }
+
+        pub fn release(&self) {
+            self.held.set(false);
+            if let Some(waker) = self.consumer.take() {
+                waker.wake();
+            }
+        }
+    }
+
+    impl WorkerHooks for Recorder {
+        type Tag = u32;
+        fn waiting_for_room(&self, tag: &u32) {
+            self.stages.borrow_mut().push(format!("waiting {tag}"));
+        }
+        fn queued(&self, tag: &u32) {
+            self.stages.borrow_mut().push(format!("queued {tag}"));
+        }
+        fn take<F: Future>(&self, next: F) -> impl Future<Output = F::Output> {
+            let (held, consumer) = (Rc::clone(&self.held), Rc::clone(&self.consumer));
+            async move {
+                let mut next = std::pin::pin!(next);
+                std::future::poll_fn(|cx| {
+                    if held.get() {
+                        *consumer.borrow_mut() = Some(cx.waker().clone());
+                        return Poll::Pending;
+                    }
+                    next.as_mut().poll(cx)
+                })
+                .await
+            }
+        }
+        fn taken(&self, tag: &u32) {
+            self.stages.borrow_mut().push(format!("taken {tag}"));
+        }
+        fn handled(&self, tag: &u32, grant: &GrantPoints, delivered: &Delivered) {
+            let what = match (&delivered.store, &delivered.caller) {
+                (Ok(StoreOutcome::Applied(_)), Ok(_)) => "applied",
+                (Ok(StoreOutcome::Applied(_)), Err(_)) => "applied, ack lost",
+                (Ok(StoreOutcome::Replayed(_)), Ok(_)) => "replayed",
+                (Ok(StoreOutcome::Replayed(_)), Err(_)) => "replayed, ack lost",
+                (Err(e), _) => e.code(),
+            };
+            self.stages
+                .borrow_mut()
+                .push(format!("handled {tag} {} {what}", grant.points));
+        }
+    }
+}
+
+#[test]
+fn an_observed_worker_answers_exactly_as_the_articles_worker_and_reports_each_stage() {
+    let grants = [
+        (first_grant(), true),
+        (first_grant(), false),
+        (GrantPoints::new(KEY, ACCOUNT, 200), false),
+        (GrantPoints::new("purchase-1002", ACCOUNT, 25), false),
+        (GrantPoints::new("", ACCOUNT, 5), false),
+    ];
+    let plain_store = PointStore::new();
+    let plain = with_worker(&plain_store, async |worker: &PointWorker| {
+        let mut answers = Vec::new();
+        for (grant, lose) in &grants {
+            answers.push(worker.process(grant.clone(), *lose).await);
+        }
+        answers
+    });
+
+    let store = PointStore::new();
+    let hooks = observed::Recorder::default();
+    let (worker, consumer) = PointWorker::with_hooks(store.clone(), hooks.clone());
+    let mut pool = LocalPool::new();
+    pool.spawner().spawn_local(consumer).unwrap();
+    let observed = drive(&mut pool, async {
+        let mut answers = Vec::new();
+        for (tag, (grant, lose)) in grants.iter().enumerate() {
+            answers.push(
+                worker
+                    .process_tagged(tag as u32, grant.clone(), *lose)
+                    .await,
+            );
+        }
+        answers
+    });
+
+    assert_eq!(observed, plain);
+    assert_eq!(snapshot(&store), snapshot(&plain_store));
+    let stages = hooks.stages.borrow().clone();
+    assert_eq!(
+        stages,
+        [
+            "queued 0",
+            "taken 0",
+            "handled 0 100 applied, ack lost",
+            "queued 1",
+            "taken 1",
+            "handled 1 100 replayed",
+            "queued 2",
+            "taken 2",
+            "handled 2 200 payload-mismatch",
+            "queued 3",
+            "taken 3",
+            "handled 3 25 applied",
+            "queued 4",
+            "taken 4",
+            "handled 4 5 empty-key",
+        ]
+    );
+}
+
+#[test]
+fn a_held_consumer_takes_nothing_and_producers_past_capacity_are_seen_waiting() {
+    let store = PointStore::new();
+    let hooks = observed::Recorder::default();
+    hooks.hold();
+    let (worker, consumer) = PointWorker::with_hooks(store.clone(), hooks.clone());
+    let mut pool = LocalPool::new();
+    pool.spawner().spawn_local(consumer).unwrap();
+
+    let total = PointWorker::CAPACITY as u32 + 2;
+    let mut producers: Vec<_> = (0..total)
+        .map(|i| {
+            Box::pin(worker.process_tagged(i, GrantPoints::new(format!("h{i}"), ACCOUNT, 1), false))
+        })
+        .collect();
+    for _ in 0..3 {
+        for producer in &mut producers {
+            assert!(poll_once(producer).is_pending());
+        }
+        pool.run_until_stalled();
+    }
+    assert_eq!(worker.queued(), PointWorker::CAPACITY);
+    assert_eq!(store.balance(ACCOUNT), 0, "held: nothing taken");
+    {
+        let stages = hooks.stages.borrow();
+        let waiting: Vec<&String> = stages.iter().filter(|s| s.starts_with("waiting")).collect();
+        assert_eq!(waiting, ["waiting 16", "waiting 17"]);
+        assert_eq!(
+            stages.iter().filter(|s| s.starts_with("queued")).count(),
+            16
+        );
+        assert!(!stages.iter().any(|s| s.starts_with("taken")));
+    }
+
+    hooks.release();
+    let answers = drive(&mut pool, futures::future::join_all(producers));
+    assert!(answers.iter().all(Result::is_ok));
+    assert_eq!(store.balance(ACCOUNT), total as i32);
+    let stages = hooks.stages.borrow();
+    assert_eq!(
+        stages.iter().filter(|s| s.starts_with("queued")).count(),
+        total as usize
+    );
+    assert_eq!(
+        stages.iter().filter(|s| s.starts_with("handled")).count(),
+        total as usize
+    );
+}

@@ -1,10 +1,13 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The lab engine: the article's walk, the queue, and replay of a history.
+//! The lab engine: the article's walk, the queue, and replay of a history, run in
+//! the simulated world (default caller timeout 3,000 ms, processing 100 ms).
 
 use idempotency_lab::lab::{
-    parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome,
+    parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome, Truth,
+    MAX_SETTING_MS, MAX_WAIT_MS,
 };
-use idempotency_lab::{GrantError, GrantPoints, PointWorker};
+use idempotency_lab::sim::{DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS};
+use idempotency_lab::{GrantError, GrantPoints, PointWorker, StoreOutcome};
 
 fn send(lab: &mut Lab, points: i32, key: &str, lose: bool) {
     lab.dispatch(Action::Send {
@@ -12,11 +15,32 @@ fn send(lab: &mut Lab, points: i32, key: &str, lose: bool) {
         lose_acknowledgement: lose,
     })
     .unwrap();
-    lab.drain();
+    lab.skip_to_idle();
 }
 
 fn last_outcome(lab: &Lab) -> Outcome {
     lab.state().timeline().last().unwrap().outcome()
+}
+
+fn event_log(lab: &Lab) -> String {
+    serde_json::to_string(&*lab.state().world().events()).unwrap()
+}
+
+fn ids(attempts: &[&idempotency_lab::lab::Attempt]) -> Vec<u64> {
+    attempts.iter().map(|a| a.id).collect()
+}
+
+#[test]
+fn the_defaults_let_the_article_walk_run_as_before() {
+    assert_eq!(DEFAULT_CALLER_TIMEOUT_MS, 3_000);
+    assert_eq!(DEFAULT_PROCESSING_MS, 100);
+    let lab = Lab::new();
+    assert_eq!(lab.state().world().caller_timeout(), 3_000);
+    assert_eq!(lab.state().world().processing_time(), 100);
+    assert_eq!(lab.state().now(), 0);
+    assert_eq!(lab.state().process_number(), 1);
+    assert!(!lab.state().world().naive());
+    assert_eq!(lab.state().until_next(), None, "a new world is idle");
 }
 
 #[test]
@@ -24,18 +48,28 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     let mut lab = Lab::new();
     send(&mut lab, 100, "order-1042", true);
     assert_eq!(last_outcome(&lab), Outcome::TimeoutApplied);
+    let row = lab.state().timeline().last().unwrap();
+    // Applied after its 100 ms of work; the caller only learns at its deadline.
+    assert_eq!(row.handled.as_ref().unwrap().at, 100);
+    assert_eq!(row.answered_at, 3_000);
+    assert_eq!(row.truth(), Some(Truth::AppliedBeforeTimeout));
+    assert_eq!(row.caller, Err(GrantError::Timeout));
+    assert_eq!(row.attempt.attempt_of_request, 1);
     assert_eq!(lab.state().store().balance("account-7"), 100);
+    assert_eq!(lab.state().now(), 3_000);
 
     lab.dispatch(Action::RetrySame {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.drain();
+    lab.skip_to_idle();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Replayed);
+    assert_eq!(row.truth(), None, "only a timeout has a hidden truth");
     assert_eq!(row.caller_receipt().unwrap().balance, 100);
-    assert_eq!(row.attempt.attempt_of_key, 2);
+    assert_eq!(row.attempt.attempt_of_request, 2);
     assert_eq!(row.attempt.origin, Origin::RetrySame);
+    assert_eq!((row.attempt.sent_at, row.answered_at), (3_000, 3_100));
 
     send(&mut lab, 200, "order-1042", false);
     let row = lab.state().timeline().last().unwrap();
@@ -44,13 +78,17 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
         row.store_error(),
         Some(GrantError::PayloadMismatch { .. })
     ));
+    assert_eq!(
+        row.attempt.attempt_of_request, 1,
+        "other points under the same key are another request, not a retry"
+    );
     assert_eq!(row.balance_after, 100);
 
     lab.dispatch(Action::RetryFresh {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.drain();
+    lab.skip_to_idle();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Applied);
     assert_eq!(row.attempt.grant.key, "order-1042-retry-2");
@@ -58,7 +96,19 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
         row.attempt.grant.points, 100,
         "a retry repeats the last request the store did not refuse"
     );
+    assert_eq!(row.attempt.attempt_of_request, 1);
     assert_eq!(lab.state().store().balance("account-7"), 200);
+    let codes: Vec<&str> = lab
+        .state()
+        .timeline()
+        .iter()
+        .map(|r| r.outcome().code())
+        .collect();
+    assert_eq!(
+        codes,
+        ["timeout-applied", "replayed", "rejected", "applied"]
+    );
+    assert_eq!(lab.state().now(), 3_300);
 }
 
 #[test]
@@ -71,11 +121,15 @@ fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
     assert_eq!(row.outcome(), Outcome::Replayed);
     assert_eq!(row.caller_receipt().unwrap().balance, 100);
     assert_eq!(row.balance_after, 125);
+    assert_eq!(row.attempt.attempt_of_request, 2);
     lab.dispatch(Action::CheckBalance {
         account_id: "account-7".into(),
     })
     .unwrap();
-    assert_eq!(lab.state().last_read().unwrap().balance, 125);
+    let read = lab.state().last_read().unwrap();
+    assert_eq!(read.balance, 125);
+    assert_eq!(read.after_attempts, 3);
+    assert_eq!(read.at, 300);
 }
 
 #[test]
@@ -103,10 +157,25 @@ fn a_retry_while_the_request_is_still_queued_repeats_it() {
         lose_acknowledgement: false,
     })
     .unwrap();
+    assert_eq!(ids(&lab.state().queue()), [2, 3, 4, 5, 6]);
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.drain();
+    lab.skip_to_idle();
     let outcomes: Vec<Outcome> = lab.state().timeline().iter().map(|r| r.outcome()).collect();
-    assert_eq!(outcomes.last(), Some(&Outcome::Replayed));
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::Applied,
+            Outcome::Applied,
+            Outcome::Applied,
+            Outcome::Applied,
+            Outcome::Applied,
+            Outcome::Replayed
+        ]
+    );
+    let retry = lab.state().timeline().last().unwrap();
+    assert_eq!(retry.attempt.id, 6);
+    assert_eq!(retry.attempt.attempt_of_request, 2);
+    assert_eq!(retry.attempt.origin, Origin::RetrySame);
     assert_eq!(lab.state().store().balance("account-7"), 100 + 7 + 3);
 }
 
@@ -116,11 +185,19 @@ fn lost_acknowledgement_on_a_repeat_is_a_plain_timeout() {
     send(&mut lab, 100, "k", false);
     send(&mut lab, 100, "k", true);
     assert_eq!(last_outcome(&lab), Outcome::Timeout);
+    let row = lab.state().timeline().last().unwrap();
+    assert!(matches!(
+        row.handled.as_ref().unwrap().store,
+        Ok(StoreOutcome::Replayed(_))
+    ));
+    assert!(row.handled.as_ref().unwrap().acknowledgement_lost);
+    assert_eq!(row.truth(), Some(Truth::AppliedBeforeTimeout));
+    assert_eq!(row.answered_at, 100 + 3_000);
     assert_eq!(lab.state().store().balance("account-7"), 100);
 }
 
 #[test]
-fn retry_before_any_send_is_refused_and_not_recorded() {
+fn refused_actions_change_nothing_and_are_not_recorded() {
     let mut lab = Lab::new();
     assert_eq!(
         lab.dispatch(Action::RetrySame {
@@ -134,11 +211,56 @@ fn retry_before_any_send_is_refused_and_not_recorded() {
         }),
         Err(LabError::NothingToRetry)
     );
-    assert_eq!(
-        lab.dispatch(Action::Advance { steps: 1 }),
-        Err(LabError::Idle)
-    );
+    for (action, error) in [
+        (Action::Wait { ms: 0 }, LabError::WaitLength(0)),
+        (
+            Action::Wait {
+                ms: MAX_WAIT_MS + 1,
+            },
+            LabError::WaitLength(MAX_WAIT_MS + 1),
+        ),
+        (
+            Action::SetCallerTimeout { ms: 0 },
+            LabError::CallerTimeout(0),
+        ),
+        (
+            Action::SetCallerTimeout {
+                ms: MAX_SETTING_MS + 1,
+            },
+            LabError::CallerTimeout(MAX_SETTING_MS + 1),
+        ),
+        (
+            Action::SetProcessingTime {
+                ms: MAX_SETTING_MS + 1,
+            },
+            LabError::ProcessingTime(MAX_SETTING_MS + 1),
+        ),
+    ] {
+        assert_eq!(
+            lab.dispatch(action.clone()),
+            Err(error.clone()),
+            "{action:?}"
+        );
+        assert!(!error.to_string().is_empty());
+    }
+    assert_eq!(lab.undo(), Err(LabError::NothingToUndo));
+    assert_eq!(lab.redo(), Err(LabError::NothingToRedo));
     assert!(lab.history().actions.is_empty());
+    assert!(lab.state().world().events().is_empty());
+    assert_eq!(lab.state().now(), 0);
+    // The limits themselves are accepted.
+    for action in [
+        Action::Wait { ms: MAX_WAIT_MS },
+        Action::SetCallerTimeout { ms: 1 },
+        Action::SetCallerTimeout { ms: MAX_SETTING_MS },
+        Action::SetProcessingTime { ms: 0 },
+        Action::SetProcessingTime { ms: MAX_SETTING_MS },
+    ] {
+        assert_eq!(lab.dispatch(action.clone()), Ok(()), "{action:?}");
+    }
+    assert_eq!(lab.state().now(), MAX_WAIT_MS);
+    assert_eq!(lab.state().world().caller_timeout(), MAX_SETTING_MS);
+    assert_eq!(lab.state().world().processing_time(), MAX_SETTING_MS);
 }
 
 #[test]
@@ -151,35 +273,56 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
         count: 40,
     })
     .unwrap();
-    lab.drain();
+    assert_eq!(ids(&lab.state().queue()), (1..=16).collect::<Vec<_>>());
     assert_eq!(lab.state().queue().len(), PointWorker::CAPACITY);
-    assert_eq!(lab.state().waiting().len(), 40 - PointWorker::CAPACITY);
+    assert_eq!(lab.state().waiting(), 40 - PointWorker::CAPACITY);
+    assert_eq!(lab.state().in_hand(), None);
     assert!(lab.state().timeline().is_empty());
+    assert_eq!(lab.state().in_flight(), 40);
 
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.dispatch(Action::Advance { steps: 1 }).unwrap();
-    assert!(lab.state().in_hand().is_some());
+    assert_eq!(lab.state().in_hand().unwrap().id, 1, "taken at once");
     assert_eq!(
-        lab.state().queue().len(),
-        PointWorker::CAPACITY,
+        ids(&lab.state().queue()),
+        (2..=17).collect::<Vec<_>>(),
         "a waiting producer took the freed slot"
     );
-    assert_eq!(lab.state().waiting().len(), 40 - PointWorker::CAPACITY - 1);
+    assert_eq!(lab.state().waiting(), 40 - PointWorker::CAPACITY - 1);
+    assert_eq!(lab.state().now(), 0);
 
-    lab.drain();
-    let ids: Vec<u64> = lab
-        .state()
-        .timeline()
-        .iter()
-        .map(|r| r.attempt.id)
+    assert_eq!(lab.skip_to_idle(), 4_000, "40 deliveries of 100 ms");
+    // The article's worker lets waiting producers in through async-channel, which
+    // does not keep them in line: a producer woken for room that another producer
+    // has just taken goes to the back. So the 18th is overtaken by every odd one.
+    let order: Vec<u64> = (1..=17)
+        .chain((19..=39).step_by(2))
+        .chain([18])
+        .chain((20..=40).step_by(2))
         .collect();
+    let timeline = lab.state().timeline();
     assert_eq!(
-        ids,
-        (1..=40).collect::<Vec<_>>(),
-        "all answered, in sending order"
+        timeline.iter().map(|r| r.attempt.id).collect::<Vec<_>>(),
+        order
     );
+    // 29 deliveries finish within the 3,000 ms deadline; the 11 still queued or in
+    // hand then are applied afterwards. Nothing is lost.
+    for (i, row) in timeline.iter().enumerate() {
+        if i < 29 {
+            assert_eq!(row.outcome(), Outcome::Applied, "row {i}");
+            assert_eq!(row.answered_at, 100 * (i as u64 + 1));
+            assert_eq!(row.caller_receipt().unwrap().balance, i as i32 + 1);
+        } else {
+            assert_eq!(row.outcome(), Outcome::TimeoutApplied, "row {i}");
+            assert_eq!(row.truth(), Some(Truth::AppliedAfterTimeout));
+            assert_eq!(row.answered_at, 3_000);
+            assert!(row.handled.as_ref().unwrap().at >= 3_000);
+        }
+    }
     assert_eq!(lab.state().store().balance("a"), 40);
+    assert_eq!(lab.state().store().receipts().len(), 40);
     assert_eq!(lab.state().in_flight(), 0);
+    assert!(lab.state().queue().is_empty());
+    assert_eq!(lab.state().waiting(), 0);
 }
 
 #[test]
@@ -196,6 +339,7 @@ fn a_burst_outside_its_limits_is_refused() {
         );
     }
     assert_eq!(lab.state().in_flight(), 0);
+    assert!(lab.history().actions.is_empty());
 }
 
 #[test]
@@ -210,13 +354,19 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
     })
     .unwrap();
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.dispatch(Action::Advance { steps: 3 }).unwrap();
-    lab.dispatch(Action::Advance { steps: 2 }).unwrap();
+    lab.dispatch(Action::Wait { ms: 300 }).unwrap();
+    lab.dispatch(Action::Wait { ms: 200 }).unwrap();
     lab.dispatch(Action::RetrySame {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.drain();
+    lab.skip_to_idle();
+    assert_eq!(
+        lab.history().actions[5],
+        Action::Wait { ms: 500 },
+        "a run of waits is one entry"
+    );
+    assert_eq!(lab.history().actions.len(), 8);
 
     let json = serde_json::to_string(lab.history()).unwrap();
     let history: History = serde_json::from_str(&json).unwrap();
@@ -227,11 +377,23 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
         lab.state().store().receipts()
     );
     assert_eq!(copy.history(), lab.history());
+    assert_eq!(event_log(&copy), event_log(&lab));
+    assert_eq!(lab.state().store().balance("account-7"), 100 + 5 * 20);
+    assert_eq!(lab.state().timeline().len(), 22);
+    assert_eq!(
+        lab.state().timeline().last().unwrap().outcome(),
+        Outcome::Replayed
+    );
 
     let first = lab.rewound(1);
     assert_eq!(first.state().in_flight(), 1);
     assert!(first.state().timeline().is_empty());
+    assert_eq!(first.state().in_hand().unwrap().id, 1);
+    let after_timeout = lab.rewound(2);
+    assert_eq!(after_timeout.state().timeline().len(), 1);
+    assert_eq!(after_timeout.state().now(), 3_000);
     assert_eq!(lab.rewound(0).state().store().balance("account-7"), 0);
+    assert!(lab.rewound(0).state().world().events().is_empty());
 }
 
 #[test]
@@ -249,6 +411,13 @@ fn a_history_with_a_bad_action_is_refused_at_that_action() {
     let error = Lab::replay(&history).unwrap_err();
     assert_eq!(error.index, 1);
     assert_eq!(error.error, LabError::NothingToRetry);
+
+    let history = History {
+        actions: vec![Action::Restart, Action::Wait { ms: 0 }],
+    };
+    let error = Lab::replay(&history).unwrap_err();
+    assert_eq!(error.index, 1);
+    assert_eq!(error.error, LabError::WaitLength(0));
 }
 
 #[test]
@@ -300,8 +469,11 @@ fn the_timeline_window_follows_the_newest_rows_or_stays_where_it_was_anchored() 
     assert_eq!(page_window(10, Some(3), 25), 0..10);
 }
 
+/// The retry target is what actually happened, not a prediction: while the store
+/// has not seen the newest request, nobody knows it will be refused, so it is the
+/// target; once the store has refused it, the newest request it did not refuse is.
 #[test]
-fn what_a_retry_resends_does_not_depend_on_how_far_the_consumer_got() {
+fn the_retry_target_is_taken_from_what_the_store_did() {
     for pause in [false, true] {
         let mut lab = Lab::new();
         lab.dispatch(Action::SetPaused { paused: pause }).unwrap();
@@ -317,13 +489,84 @@ fn what_a_retry_resends_does_not_depend_on_how_far_the_consumer_got() {
             lose_acknowledgement: false,
         })
         .unwrap();
-        lab.drain();
+        lab.skip_to_idle();
+        if pause {
+            // Every caller timed out at 3,000 ms; the store has seen nothing.
+            assert_eq!(lab.state().now(), 3_000);
+            assert_eq!(ids(&lab.state().queue()), [1, 2, 3]);
+            assert!(lab
+                .state()
+                .timeline()
+                .iter()
+                .all(|r| r.truth() == Some(Truth::Pending)));
+            assert_eq!(
+                lab.state().retry_target(),
+                Some(GrantPoints::new(" ", "account-7", 5)),
+                "not yet refused, so still the target"
+            );
+            lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+            lab.skip_to_idle();
+            let truths: Vec<Option<Truth>> =
+                lab.state().timeline().iter().map(|r| r.truth()).collect();
+            assert_eq!(
+                truths,
+                [
+                    Some(Truth::AppliedAfterTimeout),
+                    Some(Truth::NeverApplied),
+                    Some(Truth::NeverApplied)
+                ]
+            );
+        } else {
+            let codes: Vec<&str> = lab
+                .state()
+                .timeline()
+                .iter()
+                .map(|r| r.outcome().code())
+                .collect();
+            assert_eq!(codes, ["applied", "rejected", "rejected"]);
+        }
         assert_eq!(
             lab.state().retry_target(),
             Some(GrantPoints::new("k", "account-7", 100)),
             "neither the changed payload nor the invalid key is a retry target (paused: {pause})"
         );
+        assert_eq!(
+            lab.state().last_request(),
+            Some(&GrantPoints::new(" ", "account-7", 5))
+        );
     }
+}
+
+/// The point 8: a refused request is not what "retry" resends, and a
+/// request with other points under a refused key is not a retry of it.
+#[test]
+fn after_an_overflow_the_next_request_under_that_key_is_its_own_first_attempt() {
+    let mut lab = Lab::new();
+    send(&mut lab, 100, "order-1042", false);
+    send(&mut lab, i32::MAX, "big", false);
+    assert_eq!(last_outcome(&lab), Outcome::Rejected);
+    assert_eq!(
+        lab.state().timeline().last().unwrap().store_error(),
+        Some(&GrantError::Overflow)
+    );
+    assert_eq!(
+        lab.state().retry_target(),
+        Some(GrantPoints::new("order-1042", "account-7", 100))
+    );
+    send(&mut lab, 5, "big", false);
+    let row = lab.state().timeline().last().unwrap();
+    assert_eq!(row.outcome(), Outcome::Applied);
+    assert_eq!(row.attempt.attempt_of_request, 1);
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle();
+    let row = lab.state().timeline().last().unwrap();
+    assert_eq!(row.attempt.grant, GrantPoints::new("big", "account-7", 5));
+    assert_eq!(row.attempt.attempt_of_request, 2);
+    assert_eq!(row.outcome(), Outcome::Replayed);
+    assert_eq!(lab.state().store().balance("account-7"), 105);
 }
 
 #[test]
@@ -337,13 +580,22 @@ fn a_fresh_key_stays_within_the_form_limit() {
         })
         .unwrap();
     }
-    lab.drain();
+    lab.skip_to_idle();
     let keys: Vec<&str> = lab
         .state()
         .timeline()
         .iter()
         .map(|r| r.attempt.grant.key.as_str())
         .collect();
+    let stem = "k".repeat(idempotency_lab::lab::MAX_FIELD_CHARS - 16);
+    assert_eq!(
+        keys[1..],
+        [
+            format!("{stem}-retry-2"),
+            format!("{stem}-retry-3"),
+            format!("{stem}-retry-4")
+        ]
+    );
     assert!(keys[1..]
         .iter()
         .all(|k| k.chars().count() <= idempotency_lab::lab::MAX_FIELD_CHARS));
@@ -365,23 +617,41 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
     })
     .unwrap();
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.dispatch(Action::Advance { steps: 5 }).unwrap();
+    // Two deliveries done (100 and 200 ms), the third in hand.
+    lab.dispatch(Action::Wait { ms: 250 }).unwrap();
     lab.dispatch(Action::CheckBalance {
         account_id: "a".into(),
     })
     .unwrap();
     lab.dispatch(Action::SetPaused { paused: true }).unwrap();
     let copy = Lab::replay(lab.history()).unwrap();
-    let ids = |q: &std::collections::VecDeque<idempotency_lab::lab::Attempt>| {
-        q.iter().map(|a| a.id).collect::<Vec<_>>()
-    };
     let (a, b) = (lab.state(), copy.state());
-    assert_eq!(ids(a.queue()), ids(b.queue()));
-    assert_eq!(ids(a.waiting()), ids(b.waiting()));
+    assert_eq!(ids(&a.queue()), ids(&b.queue()));
+    assert_eq!(
+        ids(&a.queue()),
+        [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21]
+    );
+    assert_eq!(a.waiting(), b.waiting());
+    assert_eq!(a.waiting(), 25 - 16 - 3);
     assert_eq!(a.in_hand(), b.in_hand());
-    assert!(a.in_hand().is_some(), "stopped while holding a delivery");
+    assert_eq!(
+        a.in_hand().map(|x| x.id),
+        Some(3),
+        "stopped while holding a delivery"
+    );
     assert_eq!(a.paused(), b.paused());
+    assert!(a.paused());
     assert_eq!(a.last_read(), b.last_read());
     assert_eq!(a.last_read().unwrap().balance, 4);
+    assert_eq!(a.last_read().unwrap().at, 250);
     assert_eq!(a.timeline(), b.timeline());
+    assert_eq!(a.timeline().len(), 2);
+    assert_eq!(event_log(&lab), event_log(&copy));
+
+    // The pause holds the next delivery back, but the one in hand is finished.
+    lab.dispatch(Action::Wait { ms: 50 }).unwrap();
+    assert_eq!(lab.state().in_hand(), None);
+    assert_eq!(lab.state().store().balance("a"), 6);
+    assert_eq!(lab.state().queue().len(), 16);
+    assert_eq!(lab.state().until_next(), Some(3_000 - 300), "the deadlines");
 }

@@ -31,7 +31,8 @@ fn mixed_history() -> Lab {
     .unwrap();
     lab.dispatch(Action::SetProcessingTime { ms: 1_500 })
         .unwrap();
-    lab.dispatch(Action::SetCallerTimeout { ms: 1_000 }).unwrap();
+    lab.dispatch(Action::SetCallerTimeout { ms: 1_000 })
+        .unwrap();
     send(&mut lab, "order-1043", 25, false);
     wait(&mut lab, 1_200);
     lab.dispatch(Action::RetrySame {
@@ -83,5 +84,9 @@ fn the_fixed_history_gives_the_recorded_event_log() {
     let replayed = from_json(&history).unwrap();
     let recorded = std::fs::read_to_string(LOG).unwrap();
     assert_eq!(log_of(&lab), recorded);
-    assert_eq!(log_of(&replayed), recorded, "a replay logs the same, byte for byte");
+    assert_eq!(
+        log_of(&replayed),
+        recorded,
+        "a replay logs the same, byte for byte"
+    );
 }
