@@ -425,12 +425,12 @@ test('the settings refuse bad input with a message, and keep the value in force'
     const processing = page.getByLabel('Processing time (ms)', { exact: true });
     const notice = page.getByTestId('notice');
     const refused = [
-      [timeout, '0', /caller timeout must be 1 to 600000 ms, not 0/],
-      [timeout, '600001', /caller timeout must be 1 to 600000 ms, not 600001/],
+      [timeout, '0', /^Caller timeout \(ms\): must be 1 to 600000, not 0\. Nothing changed\.$/],
+      [timeout, '600001', /^Caller timeout \(ms\): must be 1 to 600000, not 600001\. Nothing changed\.$/],
       [timeout, '-5', /Caller timeout \(ms\): Not a whole number/],
       [timeout, '1.5', /Caller timeout \(ms\): Not a whole number/],
       [timeout, '', /Caller timeout \(ms\): Required/],
-      [processing, '600001', /processing time must be 0 to 600000 ms, not 600001/],
+      [processing, '600001', /^Processing time \(ms\): must be 0 to 600000, not 600001\. Nothing changed\.$/],
       [processing, '-1', /Processing time \(ms\): Not a whole number/],
     ];
     for (const [input, value, message] of refused) {
@@ -491,6 +491,11 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     await processing.press('Enter');
     assert.match(await notice.textContent(), /^زمان پردازش \(میلی‌ثانیه\): /);
     assert.equal(await processing.inputValue(), '100', 'unchanged');
+    // Persian digits are read as the numbers they are.
+    await timeout.fill('۵۰۰۰');
+    await timeout.press('Enter');
+    assert.equal(await notice.count(), 0, 'an accepted setting clears the message');
+    assert.equal(await timeout.inputValue(), '5000');
 
     // The walk's first step, then a restart, in Persian.
     await page.getByLabel('گم‌شدن تأیید').check();
