@@ -17,6 +17,9 @@ const LONGEST_TICK_MS: f64 = 1_000.0;
 /// When skipping to idle, the world runs in slices of about this long, yielding to
 /// the browser between them, so a 10,000-grant run never blocks it.
 const SLICE_MS: f64 = 6.0;
+/// While skipping, the page is redrawn at most this often: drawing a page of new
+/// timeline rows costs more than the slices of work between two draws.
+const SKIP_REDRAW_MS: f64 = 100.0;
 /// A big batch (a stress run) is applied now and drawn in the next task.
 const BIG_BATCH: u64 = 1_000;
 
@@ -115,6 +118,8 @@ pub struct Controller {
     /// attempt id know a new lab's attempt 1 is not the old one's.
     pub epoch: RwSignal<u64>,
     pump_running: StoredValue<bool>,
+    /// When the page last drew what a skip did.
+    skip_drawn_at: StoredValue<f64>,
 }
 
 impl Controller {
@@ -127,6 +132,7 @@ impl Controller {
             skipping: RwSignal::new(false),
             epoch: RwSignal::new(0),
             pump_running: StoredValue::new(false),
+            skip_drawn_at: StoredValue::new(0.0),
         }
     }
 
@@ -272,7 +278,7 @@ impl Controller {
     /// draw. False when the lab refused to go on (a full session), with its message.
     fn skip_slice(self) -> bool {
         let started = now_ms();
-        let result = self.lab.try_update(|lab| {
+        let result = self.lab.try_update_untracked(|lab| {
             while now_ms() - started < SLICE_MS {
                 let Some(next) = lab.state().until_next() else {
                     break;
@@ -281,6 +287,11 @@ impl Controller {
             }
             Ok(())
         });
+        let done = !self.busy();
+        if done || now_ms() - self.skip_drawn_at.get_value() >= SKIP_REDRAW_MS {
+            self.skip_drawn_at.set_value(now_ms());
+            self.lab.notify();
+        }
         match result {
             Some(Err(error)) => {
                 self.skipping.set(false);
