@@ -90,7 +90,7 @@ test('a lost acknowledgement: the caller times out, though the store applied it 
     assert.equal(facts.process, '1');
     assert.equal(facts.receipt, null);
     assert.equal(facts.current, '100');
-    assert.match(facts.store, /points added: \+100 · at 0\.1 s/);
+    assert.match(facts.store, /points added: \+100\s*at 0\.1 s/);
     assert.match(facts.caller, /timeout: outcome unknown/);
     assert.match(facts.caller, /at 3\.0 s/);
     assert.match(facts.caller, /In truth: the store had already applied it; only the answer was lost\./);
@@ -122,7 +122,7 @@ test('applied after the timeout: a paused consumer, a retry sent while the first
     facts = await rowFacts(row(page, 1));
     assert.equal(facts.outcome, 'timeout-applied', 'the row was updated when the store handled it');
     assert.equal(facts.truth, 'applied-after-timeout');
-    assert.match(facts.store, /points added: \+100 · at 3\.1 s/);
+    assert.match(facts.store, /points added: \+100\s*at 3\.1 s/);
     assert.match(facts.caller, /at 3\.0 s/);
     assert.match(facts.caller, /In truth: still queued or running at the timeout, applied later\./);
     facts = await rowFacts(row(page, 2));
@@ -130,7 +130,7 @@ test('applied after the timeout: a paused consumer, a retry sent while the first
     assert.equal(facts.truth, null, 'no truth on an answered attempt');
     assert.equal(facts.receipt, '100');
     assert.equal(facts.current, '100');
-    assert.match(facts.store, /returned the stored receipt · at 3\.2 s/);
+    assert.match(facts.store, /returned the stored receipt\s*at 3\.2 s/);
     assert.equal(await balanceOf(page, 'account-7'), '100', 'granted once');
   }));
 
@@ -167,7 +167,7 @@ test('applied after the timeout: processing takes longer than the caller waits',
     assert.equal(facts.outcome, 'timeout-applied');
     assert.equal(facts.truth, 'applied-after-timeout');
     assert.equal(facts.current, '0', 'nothing was granted yet when the caller gave up');
-    assert.match(facts.store, /points added: \+100 · at 5\.0 s/);
+    assert.match(facts.store, /points added: \+100\s*at 5\.0 s/);
     assert.match(facts.caller, /timeout: outcome unknown/);
     assert.match(facts.caller, /at 3\.0 s/);
     assert.equal(await balanceOf(page, 'account-7'), '100');
@@ -473,13 +473,13 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     assert.equal(await timeout.inputValue(), '3000');
     assert.equal(await timeout.getAttribute('dir'), 'ltr', 'numbers stay left to right');
     assert.equal(await processing.inputValue(), '100');
-    for (const name of ['پرش تا بیکاری', 'راه‌اندازی دوبارهٔ فرایند', 'واگرد', 'از نو']) {
+    for (const name of ['پرش تا بیکاری', 'راه‌اندازی دوبارهٔ فرایند', 'واگرد', 'انجام دوباره']) {
       assert.equal(await button(page, name).count(), 1, `a button named ${name}`);
     }
     assert.equal(await page.getByRole('switch', { name: 'کارگر ساده‌لوح در کنار' }).count(), 1);
     const speed = speedControl(page, 'سرعت');
     assert.equal(await speed.inputValue(), '1x');
-    assert.equal(await speed.locator('option').first().textContent(), 'ایستاده');
+    assert.equal(await speed.locator('option').first().textContent(), 'متوقف');
 
     await timeout.fill('0');
     await timeout.press('Enter');

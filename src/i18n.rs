@@ -488,7 +488,7 @@ static FA: Texts = Texts {
             fa(ms)
         ),
         LabError::NothingToUndo => "چیزی برای واگرد نیست.".to_string(),
-        LabError::NothingToRedo => "چیزی برای از نو انجام دادن نیست.".to_string(),
+        LabError::NothingToRedo => "چیزی برای انجام دوباره نیست: انجام دوباره فقط آنچه را واگرد برگردانده بازمی‌آورد.".to_string(),
         LabError::DuplicatePercent(p) => format!(
             "سهم تکراری‌ها باید از ۰ تا ۱۰۰ درصد باشد، نه {}.",
             fa(p)
@@ -565,7 +565,7 @@ static FA: Texts = Texts {
         format!("زمان مجازی {} · فرایند {}", fa_seconds(ms), lang.prose_number(process))
     },
     speed: "سرعت",
-    speed_paused: "ایستاده",
+    speed_paused: "متوقف",
     skip_to_idle: "پرش تا بیکاری",
     idle: "بیکار: تا تو کاری نکنی، چیزی رخ نمی‌دهد.",
     caller_timeout_label: "مهلت فراخواننده (میلی‌ثانیه)",
@@ -576,7 +576,7 @@ static FA: Texts = Texts {
     naive_hint: "هر درخواست به کارگری هم می‌رود که کلید را نادیده می‌گیرد و هر تحویل را تازه می‌شمارد.",
     naive_balances: "موجودی‌های کارگر ساده‌لوح",
     undo: "واگرد",
-    redo: "از نو",
+    redo: "انجام دوباره",
     truth: |t| match t {
         Truth::NeverApplied => "در واقع: هرگز اعمال نشد.",
         Truth::AppliedBeforeTimeout => "در واقع: مخزن پیش‌تر اعمالش کرده بود؛ فقط پاسخ گم شد.",

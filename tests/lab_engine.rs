@@ -655,3 +655,41 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
     assert_eq!(lab.state().queue().len(), 16);
     assert_eq!(lab.state().until_next(), Some(3_000 - 300), "the deadlines");
 }
+
+#[test]
+fn a_stress_run_of_only_duplicates_grants_its_one_operation_once() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Stress {
+        account_id: "a".into(),
+        points: 7,
+        count: 5,
+        duplicate_percent: 100,
+    })
+    .unwrap();
+    lab.skip_to_idle();
+    let rows = lab.state().timeline();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| r.attempt.grant.key == "stress-1-0"));
+    let outcomes: Vec<Outcome> = rows.iter().map(|r| r.outcome()).collect();
+    assert_eq!(
+        outcomes.iter().filter(|o| **o == Outcome::Applied).count(),
+        1
+    );
+    assert_eq!(
+        outcomes.iter().filter(|o| **o == Outcome::Replayed).count(),
+        4
+    );
+    assert_eq!(lab.state().store().balance("a"), 7);
+}
+
+#[test]
+fn the_lab_and_the_worker_describe_themselves_for_debugging() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Wait { ms: 250 }).unwrap();
+    let described = format!("{:?}", lab.state());
+    assert!(described.starts_with("LabState"), "{described}");
+    assert!(described.contains("now: 250"), "{described}");
+    let (worker, _consumer) = PointWorker::new(idempotency_lab::PointStore::new());
+    let described = format!("{worker:?}");
+    assert_eq!(described, "PointWorker { queued: 0, stopped: false }");
+}

@@ -56,7 +56,12 @@ impl Fold {
     }
 
     /// Says how the attempts from `first` on come to be, before they are sent.
+    /// Each run starts after the last: an attempt's origin never changes.
     pub fn expect(&mut self, first: AttemptId, origin: Origin) {
+        assert!(
+            self.origins.last().is_none_or(|(last, _)| *last < first),
+            "attempt {first} was already expected"
+        );
         self.origins.push((first, origin));
     }
 

@@ -179,14 +179,14 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                 <span class="detail">
                     {store_label}
                     {store_number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
-                    {store_when.map(|w| view! { " · " {w} })}
                 </span>
+                {store_when.map(|w| view! { <span class="detail when">{w}</span> })}
                 {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
             </td>
             <td class="caller" data-label=t.col_caller>
                 {caller_label}
                 {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
-                <span class="detail">{(t.at_time)(lang, row.answered_at)}</span>
+                <span class="detail when">{(t.at_time)(lang, row.answered_at)}</span>
                 {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{(t.truth)(truth)}</span> })}
             </td>
             <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
