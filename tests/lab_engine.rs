@@ -693,3 +693,57 @@ fn the_lab_and_the_worker_describe_themselves_for_debugging() {
     let described = format!("{worker:?}");
     assert_eq!(described, "PointWorker { queued: 0, stopped: false }");
 }
+
+#[test]
+fn a_setting_reads_whole_milliseconds_in_any_digits_the_form_takes() {
+    use idempotency_lab::lab::parse_millis;
+    assert_eq!(parse_millis("250"), Ok(250));
+    assert_eq!(parse_millis(" ۵۰۰ "), Ok(500));
+    assert_eq!(parse_millis("٣٠"), Ok(30));
+    assert_eq!(parse_millis("0"), Ok(0));
+    assert_eq!(parse_millis(""), Err(FieldError::Empty));
+    assert_eq!(parse_millis("   "), Err(FieldError::Empty));
+    assert_eq!(parse_millis("1.5"), Err(FieldError::NotANumber));
+    assert_eq!(parse_millis("-5"), Err(FieldError::NotANumber));
+    assert_eq!(parse_millis("12ms"), Err(FieldError::NotANumber));
+    assert_eq!(
+        parse_millis("99999999999999999999999"),
+        Ok(u64::MAX),
+        "too long for u64 is still a number, out of range for the lab"
+    );
+}
+
+#[test]
+fn a_row_answered_by_the_store_shows_the_balance_right_after_its_own_grant() {
+    // With no processing time the consumer works off the whole queue in one
+    // instant; each row still shows the balance its own grant left.
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetProcessingTime { ms: 0 }).unwrap();
+    lab.dispatch(Action::Stress {
+        account_id: "a".into(),
+        points: 5,
+        count: 3,
+        duplicate_percent: 0,
+    })
+    .unwrap();
+    lab.skip_to_idle();
+    let balances: Vec<i32> = lab
+        .state()
+        .timeline()
+        .iter()
+        .map(|r| r.balance_after)
+        .collect();
+    assert_eq!(balances, vec![5, 10, 15]);
+    let row = &lab.state().timeline()[0];
+    assert_eq!(row.caller_error(), None);
+    assert_eq!(row.caller_receipt().map(|r| r.balance), Some(5));
+}
+
+#[test]
+fn a_timed_out_row_names_the_timeout_as_what_the_caller_got() {
+    let mut lab = Lab::new();
+    send(&mut lab, 100, "k", true);
+    let row = lab.state().timeline().last().unwrap();
+    assert_eq!(row.caller_error(), Some(&GrantError::Timeout));
+    assert_eq!(row.caller_receipt(), None);
+}

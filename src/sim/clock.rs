@@ -116,3 +116,20 @@ impl Drop for Sleep {
         self.clock.0.borrow_mut().pending.remove(&self.id);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Clock;
+
+    #[test]
+    fn a_sleep_that_is_already_due_keeps_no_timer() {
+        let clock = Clock::default();
+        let due = clock.sleep(0);
+        assert_eq!(clock.next_deadline(), None, "nothing left to fire");
+        let later = clock.sleep(5);
+        assert_eq!(clock.next_deadline(), Some(5));
+        drop(later);
+        assert_eq!(clock.next_deadline(), None, "a dropped sleep leaves no timer");
+        drop(due);
+    }
+}
