@@ -129,7 +129,11 @@ mod tests {
         let later = clock.sleep(5);
         assert_eq!(clock.next_deadline(), Some(5));
         drop(later);
-        assert_eq!(clock.next_deadline(), None, "a dropped sleep leaves no timer");
+        assert_eq!(
+            clock.next_deadline(),
+            None,
+            "a dropped sleep leaves no timer"
+        );
         drop(due);
     }
 }
