@@ -135,7 +135,7 @@ export async function setSetting(page, label, value) {
  */
 export const speedControl = (page, name = 'Speed') => page.getByRole('combobox', { name, exact: true });
 
-/** Chooses a speed by its label: "Paused", "0.25x", ... "4x". */
+/** Chooses a speed by its label: "Clock stopped", "0.25x", ... "4x". */
 export async function setSpeed(page, label, { control = 'Speed' } = {}) {
   await speedControl(page, control).selectOption({ label });
 }

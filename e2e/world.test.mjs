@@ -53,7 +53,7 @@ test('the time and process panel: its controls and their defaults', () =>
     const speed = speedControl(page);
     assert.deepEqual(
       await speed.locator('option').evaluateAll((os) => os.map((o) => o.textContent)),
-      ['Paused', '0.25x', '0.5x', '1x', '2x', '4x'],
+      ['Clock stopped', '0.25x', '0.5x', '1x', '2x', '4x'],
     );
     assert.equal(await speed.inputValue(), '1x', '1x by default');
     assert.equal(await page.getByLabel('Caller timeout (ms)', { exact: true }).inputValue(), '3000');
@@ -100,7 +100,7 @@ test('a lost acknowledgement: the caller times out, though the store applied it 
 test('applied after the timeout: a paused consumer, a retry sent while the first is still queued', () =>
   withLab({}, async (page) => {
     // Only "Skip to idle" moves the clock here, so every time below is exact.
-    await setSpeed(page, 'Paused');
+    await setSpeed(page, 'Clock stopped');
     await pauseConsumer(page);
     await send(page);
     await skipToIdle(page);
@@ -136,7 +136,7 @@ test('applied after the timeout: a paused consumer, a retry sent while the first
 
 test('a paused consumer holds the work but not the callers\' clocks: a burst times out, its truth comes later', () =>
   withLab({}, async (page) => {
-    await setSpeed(page, 'Paused');
+    await setSpeed(page, 'Clock stopped');
     await pauseConsumer(page);
     await page.getByLabel('Points').fill('5');
     await page.getByRole('button', { name: /Burst: 20 grants at once/ }).click();
@@ -359,7 +359,7 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
     await button(page, 'Redo').click();
     assert.equal(await page.getByLabel('Caller timeout (ms)').inputValue(), '1500');
 
-    await setSpeed(page, 'Paused');
+    await setSpeed(page, 'Clock stopped');
     await loseAck(page);
     await send(page);
     await page.getByRole('button', { name: 'Check balance' }).click();
@@ -382,7 +382,7 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
 
 test('the speed control: Paused stops the clock, 4x reaches the deadline sooner than 1x', () =>
   withLab({}, async (page) => {
-    await setSpeed(page, 'Paused');
+    await setSpeed(page, 'Clock stopped');
     assert.equal(await speedControl(page).inputValue(), '0');
     await loseAck(page);
     await send(page);
@@ -452,7 +452,7 @@ test('the settings refuse bad input with a message, and keep the value in force'
     await processing.fill('0');
     await processing.press('Enter');
     assert.equal(await processing.inputValue(), '0', 'no processing time is allowed');
-    await setSpeed(page, 'Paused');
+    await setSpeed(page, 'Clock stopped');
     await loseAck(page);
     await send(page);
     await skipToIdle(page);

@@ -13,7 +13,7 @@ fn send(lab: &mut Lab, key: &str, points: i32, lose: bool) {
         lose_acknowledgement: lose,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
 }
 
 #[test]
@@ -53,7 +53,7 @@ fn the_chart_draws_only_the_newest_attempts() {
         count: 500,
     })
     .unwrap();
-    assert_eq!(lab.skip_to_idle(), 50_000);
+    assert_eq!(lab.skip_to_idle().unwrap(), 50_000);
     let chart = balance_chart(lab.state().timeline(), "account-7");
     assert_eq!(chart.attempts, CHART_MAX_ATTEMPTS);
     assert_eq!(chart.receipts.len(), CHART_MAX_ATTEMPTS);
@@ -77,7 +77,7 @@ fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
         count: 40,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let chart = balance_chart(lab.state().timeline(), "account-7");
     assert_eq!(chart.attempts, 40);
     assert_eq!(chart.receipts.len(), 29);

@@ -15,7 +15,7 @@ fn send(lab: &mut Lab, points: i32, key: &str, lose: bool) {
         lose_acknowledgement: lose,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
 }
 
 fn last_outcome(lab: &Lab) -> Outcome {
@@ -62,7 +62,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Replayed);
     assert_eq!(row.truth(), None, "only a timeout has a hidden truth");
@@ -88,7 +88,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Applied);
     assert_eq!(row.attempt.grant.key, "order-1042-retry-2");
@@ -159,7 +159,7 @@ fn a_retry_while_the_request_is_still_queued_repeats_it() {
     .unwrap();
     assert_eq!(ids(&lab.state().queue()), [2, 3, 4, 5, 6]);
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let outcomes: Vec<Outcome> = lab.state().timeline().iter().map(|r| r.outcome()).collect();
     assert_eq!(
         outcomes,
@@ -191,7 +191,11 @@ fn lost_acknowledgement_on_a_repeat_is_a_plain_timeout() {
         Ok(StoreOutcome::Replayed(_))
     ));
     assert!(row.handled.as_ref().unwrap().acknowledgement_lost);
-    assert_eq!(row.truth(), Some(Truth::AppliedBeforeTimeout));
+    assert_eq!(
+        row.truth(),
+        Some(Truth::ReturnedReceipt),
+        "a repeat adds nothing, whatever the caller heard"
+    );
     assert_eq!(row.answered_at, 100 + 3_000);
     assert_eq!(lab.state().store().balance("account-7"), 100);
 }
@@ -290,7 +294,11 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
     assert_eq!(lab.state().waiting(), 40 - PointWorker::CAPACITY - 1);
     assert_eq!(lab.state().now(), 0);
 
-    assert_eq!(lab.skip_to_idle(), 4_000, "40 deliveries of 100 ms");
+    assert_eq!(
+        lab.skip_to_idle().unwrap(),
+        4_000,
+        "40 deliveries of 100 ms"
+    );
     // The article's worker lets waiting producers in through async-channel, which
     // does not keep them in line: a producer woken for room that another producer
     // has just taken goes to the back. So the 18th is overtaken by every odd one.
@@ -360,7 +368,7 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(
         lab.history().actions[5],
         Action::Wait { ms: 500 },
@@ -489,7 +497,7 @@ fn the_retry_target_is_taken_from_what_the_store_did() {
             lose_acknowledgement: false,
         })
         .unwrap();
-        lab.skip_to_idle();
+        lab.skip_to_idle().unwrap();
         if pause {
             // Every caller timed out at 3,000 ms; the store has seen nothing.
             assert_eq!(lab.state().now(), 3_000);
@@ -505,7 +513,7 @@ fn the_retry_target_is_taken_from_what_the_store_did() {
                 "not yet refused, so still the target"
             );
             lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-            lab.skip_to_idle();
+            lab.skip_to_idle().unwrap();
             let truths: Vec<Option<Truth>> =
                 lab.state().timeline().iter().map(|r| r.truth()).collect();
             assert_eq!(
@@ -561,7 +569,7 @@ fn after_an_overflow_the_next_request_under_that_key_is_its_own_first_attempt() 
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.attempt.grant, GrantPoints::new("big", "account-7", 5));
     assert_eq!(row.attempt.attempt_of_request, 2);
@@ -580,7 +588,7 @@ fn a_fresh_key_stays_within_the_form_limit() {
         })
         .unwrap();
     }
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let keys: Vec<&str> = lab
         .state()
         .timeline()
@@ -666,7 +674,7 @@ fn a_stress_run_of_only_duplicates_grants_its_one_operation_once() {
         duplicate_percent: 100,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows.len(), 5);
     assert!(rows.iter().all(|r| r.attempt.grant.key == "stress-1-0"));
@@ -726,7 +734,7 @@ fn a_row_answered_by_the_store_shows_the_balance_right_after_its_own_grant() {
         duplicate_percent: 0,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let balances: Vec<i32> = lab
         .state()
         .timeline()

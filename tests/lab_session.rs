@@ -20,7 +20,7 @@ fn walked_lab() -> Lab {
         lose_acknowledgement: true,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab.dispatch(Action::RetrySame {
         lose_acknowledgement: false,
     })
@@ -32,7 +32,7 @@ fn walked_lab() -> Lab {
         duplicate_percent: 30,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab
 }
 
@@ -172,7 +172,7 @@ fn a_stress_run_with_duplicates_grants_each_distinct_key_once() {
         duplicate_percent: 30,
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows.len(), 10_000, "every grant answered");
     let applied = rows
@@ -265,7 +265,7 @@ fn the_lab_refuses_to_grow_past_what_a_session_file_may_hold() {
     assert_eq!(lab.dispatch(burst()), Err(LabError::SessionFull));
     // Time can still pass, so work already queued finishes, and the full session
     // still round-trips.
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().in_flight(), 0);
     let rows = lab.state().timeline();
     assert_eq!(rows.len() as u64, accepted, "every caller heard something");

@@ -153,8 +153,8 @@ fn many_small_waits_make_the_same_world_as_one_long_wait() {
     assert_eq!(snapshot(&ticked), snapshot(&waited));
 
     let mut skipped = lab_of(&start);
-    assert_eq!(skipped.skip_to_idle(), 3_100);
-    waited.skip_to_idle();
+    assert_eq!(skipped.skip_to_idle().unwrap(), 3_100);
+    waited.skip_to_idle().unwrap();
     let mut once = lab_of(&start);
     once.dispatch(Action::Wait { ms: 3_100 }).unwrap();
     assert_eq!(snapshot(&skipped), snapshot(&once));
@@ -189,9 +189,9 @@ fn the_world_driven_directly_is_deterministic_too() {
 #[test]
 fn the_event_log_reads_as_the_article_tells_it() {
     let mut lab = lab_of(&[send("order-1042", 100, true)]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab.dispatch(retry_same(false)).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let expected = [
         r#"{"at":0,"event":"sent","attempt":1,"process":1,"deadline":3000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":true}"#,
         r#"{"at":0,"event":"queued","attempt":1}"#,
@@ -319,7 +319,7 @@ fn a_pause_freezes_the_worker_but_not_the_callers_clocks() {
 
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
-    assert_eq!(lab.skip_to_idle(), 200);
+    assert_eq!(lab.skip_to_idle().unwrap(), 200);
     let rows = lab.state().timeline();
     for (row, handled_at) in rows.iter().zip([10_100, 10_200]) {
         assert_eq!(row.outcome(), Outcome::TimeoutApplied);
@@ -339,7 +339,7 @@ fn a_pause_lets_the_delivery_in_hand_finish() {
         Action::SetPaused { paused: true },
     ]);
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
     let codes: Vec<&str> = lab
         .state()
@@ -382,7 +382,7 @@ fn never_applied_a_restart_drops_a_queued_attempt_whose_caller_had_timed_out() {
         .count();
     assert_eq!(about_it, 3, "sent, queued, timed out");
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balances(), []);
     assert_eq!(lab.state().timeline().len(), 1);
     assert_eq!(lab.state().process_number(), 2);
@@ -400,7 +400,7 @@ fn never_applied_a_caller_gives_up_waiting_for_room() {
         send("x", 5, false),
     ]);
     assert_eq!(lab.state().waiting(), 1);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().now(), 3_000);
     assert_eq!(lab.state().waiting(), 0, "it took its request back");
     assert_eq!(lab.state().queue().len(), 16);
@@ -414,7 +414,7 @@ fn never_applied_a_caller_gives_up_waiting_for_room() {
     assert!(x.never_handled);
 
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balance(ACCOUNT), 16);
     assert_eq!(lab.state().store().receipt(ACCOUNT, "x"), None);
     assert!(!events(&lab).iter().any(|e| matches!(
@@ -439,9 +439,9 @@ fn never_applied_the_store_refuses_what_arrives_after_the_timeout() {
         send("k", 100, false),
         send("k", 200, false),
     ]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows[0].truth(), Some(Truth::AppliedAfterTimeout));
     assert_eq!(rows[1].truth(), Some(Truth::NeverApplied));
@@ -456,7 +456,7 @@ fn never_applied_the_store_refuses_what_arrives_after_the_timeout() {
 #[test]
 fn applied_before_timeout_a_lost_acknowledgement() {
     let mut lab = lab_of(&[send("order-1042", 100, true)]);
-    assert_eq!(lab.skip_to_idle(), 3_000);
+    assert_eq!(lab.skip_to_idle().unwrap(), 3_000);
     let row = &lab.state().timeline()[0];
     assert_eq!(row.outcome(), Outcome::TimeoutApplied);
     assert_eq!(row.truth(), Some(Truth::AppliedBeforeTimeout));
@@ -488,7 +488,7 @@ fn applied_after_timeout_slow_processing_and_a_retry_sent_while_it_runs() {
     lab.dispatch(Action::SetProcessingTime { ms: 100 }).unwrap();
     lab.dispatch(retry_same(false)).unwrap();
     assert_eq!(lab.state().queue()[0].id, 2);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows[0].outcome(), Outcome::TimeoutApplied);
     assert_eq!(rows[0].truth(), Some(Truth::AppliedAfterTimeout));
@@ -513,7 +513,7 @@ fn restart_then_retry_grants_twice() {
         Action::Restart,
         retry_same(false),
     ]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows.len(), 2);
     let retry = &rows[0];
@@ -623,7 +623,7 @@ fn a_restart_tells_every_caller_still_waiting_that_the_worker_stopped() {
     }
     // The new process works as a new one.
     lab.dispatch(send("after", 7, false)).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balances(), [(ACCOUNT.to_owned(), 7)]);
     assert_eq!(lab.state().timeline().last().unwrap().attempt.process, 2);
 }
@@ -643,7 +643,7 @@ fn the_pause_and_the_settings_outlive_a_restart() {
     assert_eq!(world.processing_time(), 30);
     assert!(world.naive());
     lab.dispatch(send("a", 1, false)).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().timeline()[0].answered_at, 700);
     assert_eq!(lab.state().timeline()[0].truth(), Some(Truth::Pending));
 }
@@ -655,9 +655,9 @@ fn the_pause_and_the_settings_outlive_a_restart() {
 #[test]
 fn naive_200_beside_idempotent_100() {
     let mut lab = lab_of(&[Action::SetNaive { on: true }, send("order-1042", 100, true)]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab.dispatch(retry_same(false)).unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(
         lab.state().naive_balances(),
         [(ACCOUNT.to_owned(), 200)],
@@ -692,7 +692,7 @@ fn the_naive_worker_sees_only_what_is_sent_while_it_is_on_and_forgets_on_restart
         Action::SetNaive { on: false },
         send("c", 40, false),
     ]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().naive_balances(), [(ACCOUNT.to_owned(), 20)]);
     assert_eq!(lab.state().store().balance(ACCOUNT), 70);
     lab.dispatch(Action::Restart).unwrap();
@@ -785,7 +785,7 @@ fn the_naive_side_refuses_what_any_store_refuses_and_reports_no_balance_for_it()
             lose_acknowledgement: false,
         },
     ]);
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().naive_balances(), [("other".to_owned(), 5)]);
     assert_eq!(
         lab.state().naive_balances(),
@@ -799,4 +799,74 @@ fn the_naive_side_refuses_what_any_store_refuses_and_reports_no_balance_for_it()
         })
         .collect();
     assert_eq!(naive, [2], "only the copy it applied");
+}
+
+#[test]
+fn waits_coalesce_only_into_waits_the_lab_accepts_so_the_history_replays() {
+    use idempotency_lab::lab::MAX_WAIT_MS;
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Wait { ms: MAX_WAIT_MS }).unwrap();
+    lab.dispatch(Action::Wait { ms: MAX_WAIT_MS }).unwrap();
+    lab.dispatch(Action::Wait { ms: 5 }).unwrap();
+    assert_eq!(
+        lab.history().actions,
+        vec![
+            Action::Wait { ms: MAX_WAIT_MS },
+            Action::Wait { ms: MAX_WAIT_MS },
+            Action::Wait { ms: 5 },
+        ]
+    );
+    let copy = Lab::replay(lab.history()).expect("every recorded wait is one the lab accepts");
+    assert_eq!(copy.state().now(), 2 * MAX_WAIT_MS + 5);
+}
+
+#[test]
+fn a_timed_out_retry_that_got_the_stored_receipt_is_not_called_applied() {
+    // The first attempt is still being worked on when its caller gives up; the
+    // retry queues behind it, times out too, and the store answers it with the
+    // stored receipt.
+    let mut lab = lab_of(&[
+        Action::SetCallerTimeout { ms: 1_000 },
+        Action::SetProcessingTime { ms: 2_000 },
+        send("k", 100, false),
+        Action::Wait { ms: 1_000 },
+        retry_same(false),
+    ]);
+    lab.skip_to_idle().unwrap();
+    let truths: Vec<Option<Truth>> = lab.state().timeline().iter().map(|r| r.truth()).collect();
+    assert_eq!(
+        truths,
+        vec![
+            Some(Truth::AppliedAfterTimeout),
+            Some(Truth::ReturnedReceipt)
+        ]
+    );
+    let retry = &lab.state().timeline()[1];
+    assert_eq!(retry.outcome(), Outcome::Timeout);
+    assert_eq!(retry.truth().unwrap().code(), "never-applied");
+    assert_eq!(lab.state().store().balance("account-7"), 100);
+}
+
+#[test]
+fn a_caller_that_gives_up_waiting_for_room_takes_its_naive_copy_back_too() {
+    let mut lab = lab_of(&[
+        Action::SetNaive { on: true },
+        Action::SetCallerTimeout { ms: 1_000 },
+        Action::SetPaused { paused: true },
+        Action::Burst {
+            account_id: "account-7".into(),
+            points: 1,
+            count: 20,
+        },
+        Action::Wait { ms: 1_000 },
+        Action::SetPaused { paused: false },
+    ]);
+    lab.skip_to_idle().unwrap();
+    // 16 were queued on each side; the 4 still waiting for room were withdrawn.
+    assert_eq!(lab.state().store().balance("account-7"), 16);
+    assert_eq!(
+        lab.state().naive_balances(),
+        &[("account-7".to_string(), 16)],
+        "the naive side got only what the callers really sent"
+    );
 }

@@ -60,7 +60,7 @@ fn mixed_history() -> Lab {
         account_id: "account-7".into(),
     })
     .unwrap();
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab
 }
 

@@ -79,7 +79,7 @@ fn run(actions: &[Action]) -> Lab {
     }
     lab.dispatch(Action::SetPaused { paused: false })
         .expect("unpausing is always accepted");
-    lab.skip_to_idle();
+    lab.skip_to_idle().unwrap();
     lab
 }
 
@@ -332,7 +332,7 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
             row.handled.as_ref().map(|h| &h.store),
             life.handled.as_ref().map(|h| &h.1)
         );
-        let applied = matches!(life.handled, Some((_, Ok(_))));
+        let applied = matches!(life.handled, Some((_, Ok(StoreOutcome::Applied(_)))));
         match row.truth() {
             None => prop_assert!(life.timed_out.is_none()),
             Some(Truth::Pending) => {
@@ -340,7 +340,15 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
                     "still pending when idle: {row:?}"
                 )))
             }
-            Some(Truth::NeverApplied) => prop_assert!(!applied),
+            Some(Truth::NeverApplied) => {
+                prop_assert!(matches!(life.handled, None | Some((_, Err(_)))))
+            }
+            Some(Truth::ReturnedReceipt) => {
+                prop_assert!(matches!(
+                    life.handled,
+                    Some((_, Ok(StoreOutcome::Replayed(_))))
+                ));
+            }
             Some(Truth::AppliedBeforeTimeout) => {
                 prop_assert!(applied && life.handled.as_ref().unwrap().0 < life.timed_out.unwrap());
             }

@@ -1,7 +1,7 @@
 //! The fault model: what one delivery does to the store and what its caller hears.
 //!
-//! Shared by the async [`PointWorker`](super::PointWorker) and the lab's
-//! deterministic engine, so both teach exactly the same behaviour.
+//! The async [`PointWorker`](super::PointWorker) applies every delivery through
+//! it, in the tests and in the lab's simulated world alike.
 
 use super::error::GrantError;
 use super::grant::{GrantPoints, GrantResult};

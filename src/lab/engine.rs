@@ -18,6 +18,8 @@ pub const STRESS_CONCURRENCY: usize = 64;
 /// The longest caller timeout and processing time a person may set: ten minutes
 /// of virtual time is more than any lesson needs.
 pub const MAX_SETTING_MS: Millis = 600_000;
+/// The shortest caller timeout: a caller waits at least a moment.
+pub const MIN_CALLER_TIMEOUT_MS: Millis = 1;
 /// The most virtual time one wait may cover: a day.
 pub const MAX_WAIT_MS: Millis = 86_400_000;
 
@@ -123,19 +125,19 @@ impl LabState {
             Action::Send {
                 grant,
                 lose_acknowledgement,
-            } => self.send(grant.clone(), Origin::Send, *lose_acknowledgement, false),
+            } => self.send(grant.clone(), Origin::Send, *lose_acknowledgement),
             Action::RetrySame {
                 lose_acknowledgement,
             } => {
                 let grant = self.retry_target().ok_or(LabError::NothingToRetry)?;
-                self.send(grant, Origin::RetrySame, *lose_acknowledgement, false);
+                self.send(grant, Origin::RetrySame, *lose_acknowledgement);
             }
             Action::RetryFresh {
                 lose_acknowledgement,
             } => {
                 let last = self.retry_target().ok_or(LabError::NothingToRetry)?;
                 let grant = last.with_key(self.fresh_key(&last.account_id, &last.key));
-                self.send(grant, Origin::RetryFresh, *lose_acknowledgement, false);
+                self.send(grant, Origin::RetryFresh, *lose_acknowledgement);
             }
             Action::Burst {
                 account_id,
@@ -147,7 +149,7 @@ impl LabState {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
                     let grant = GrantPoints::new(key, account_id.clone(), *points);
-                    self.send(grant, Origin::Burst, false, false);
+                    self.send(grant, Origin::Burst, false);
                 }
             }
             Action::Stress {
@@ -191,7 +193,9 @@ impl LabState {
                 Ok(())
             }
             Action::Wait { ms } if ms == 0 || ms > MAX_WAIT_MS => Err(LabError::WaitLength(ms)),
-            Action::SetCallerTimeout { ms } if ms == 0 || ms > MAX_SETTING_MS => {
+            Action::SetCallerTimeout { ms }
+                if !(MIN_CALLER_TIMEOUT_MS..=MAX_SETTING_MS).contains(&ms) =>
+            {
                 Err(LabError::CallerTimeout(ms))
             }
             Action::SetProcessingTime { ms } if ms > MAX_SETTING_MS => {
@@ -228,13 +232,14 @@ impl LabState {
         self.world.send_batch(first, grants, STRESS_CONCURRENCY);
     }
 
-    fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool, patient: bool) {
+    fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool) {
         self.attempts += 1;
         if origin != Origin::Burst {
             self.fold.expect(self.attempts, origin);
             self.last_request = Some(grant.clone());
         }
-        self.world.send(self.attempts, grant, lose, patient);
+        // A person's callers, and a burst's, wait at most the caller timeout.
+        self.world.send(self.attempts, grant, lose, false);
     }
 
     /// The request the retry buttons resend: the newest one a person sent (bursts

@@ -50,12 +50,13 @@ impl Lab {
         self.state.apply(&action)?;
         self.sends += action.sends();
         // Time passes in many small waits (the page's clock ticks): keep a run of
-        // them as one entry, which replays to the same world.
+        // them as one entry, which replays to the same world, as long as that entry
+        // is itself a wait the lab accepts.
         if let (Action::Wait { ms }, Some(Action::Wait { ms: total })) =
             (&action, self.history.actions.last_mut())
         {
-            if let Some(sum) = total.checked_add(*ms) {
-                *total = sum;
+            if *total + *ms <= MAX_WAIT_MS {
+                *total += *ms;
                 return Ok(());
             }
         }
@@ -82,21 +83,27 @@ impl Lab {
         }
     }
 
+    /// Lets virtual time run to the next thing due to happen, recorded as a wait.
+    /// Says whether anything was due (false: the world is idle).
+    pub fn skip_to_next(&mut self) -> Result<bool, LabError> {
+        let Some(next) = self.state.until_next() else {
+            return Ok(false);
+        };
+        // A wait of 0 ms is not an action: something due now fires after 1 ms.
+        self.dispatch(Action::Wait {
+            ms: next.clamp(1, MAX_WAIT_MS),
+        })?;
+        Ok(true)
+    }
+
     /// Lets virtual time run until nothing more will happen by itself (everything
-    /// sent has been answered and worked off, or waits on a paused consumer), and
-    /// records that as one wait. Says how much time passed.
-    pub fn skip_to_idle(&mut self) -> u64 {
-        let mut passed: u64 = 0;
-        while let Some(next) = self.state.until_next() {
-            // Every timer in the world is a deadline or a piece of work, so this
-            // ends; a wait of 0 ms is not an action, and would not advance.
-            let ms = next.clamp(1, MAX_WAIT_MS);
-            if self.dispatch(Action::Wait { ms }).is_err() {
-                break;
-            }
-            passed += ms;
-        }
-        passed
+    /// sent has been answered and worked off, or waits on a paused consumer).
+    /// Every timer in the world is a deadline or a piece of work, so this ends.
+    /// Says how much virtual time passed.
+    pub fn skip_to_idle(&mut self) -> Result<u64, LabError> {
+        let start = self.state.now();
+        while self.skip_to_next()? {}
+        Ok(self.state.now() - start)
     }
 
     /// Goes back to just before the last thing the person did (with the time that

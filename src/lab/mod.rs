@@ -16,7 +16,8 @@ pub use chart::{
     CHART_MAX_ATTEMPTS, CHART_VIEW_BOX, CHART_WIDTH,
 };
 pub use engine::{
-    BalanceRead, LabError, LabState, MAX_SETTING_MS, MAX_WAIT_MS, STRESS_CONCURRENCY,
+    BalanceRead, LabError, LabState, MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS,
+    STRESS_CONCURRENCY,
 };
 pub use form::{parse_millis, parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};

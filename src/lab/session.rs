@@ -133,7 +133,7 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
     match header.version {
         VERSION => {
             let file: SessionFile<Action> = serde_json::from_str(text).map_err(not_json)?;
-            check_bounds(&file.actions)?;
+            check_bounds(file.actions.len(), file.actions.iter().map(Some))?;
             Lab::replay(&History {
                 actions: file.actions,
             })
@@ -141,8 +141,9 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
         }
         1 => {
             let file: SessionFile<ActionV1> = serde_json::from_str(text).map_err(not_json)?;
-            let actions: Vec<Action> = file.actions.iter().filter_map(ActionV1::to_v2).collect();
-            check_bounds(&actions)?;
+            let converted: Vec<Option<Action>> = file.actions.iter().map(ActionV1::to_v2).collect();
+            // The conversion adds one action of its own (the processing time).
+            check_bounds(converted.len() + 1, converted.iter().map(Option::as_ref))?;
             replay_v1(file.actions)
         }
         other => Err(SessionError::UnsupportedVersion(other)),
@@ -249,7 +250,8 @@ fn replay_v1(actions: Vec<ActionV1>) -> Result<Lab, SessionError> {
     for (index, action) in actions.iter().enumerate() {
         match action.to_v2() {
             None => {
-                lab.skip_to_idle();
+                lab.skip_to_idle()
+                    .map_err(|error| SessionError::Replay(ReplayError { index, error }))?;
             }
             Some(action) => lab
                 .dispatch(action)
@@ -278,19 +280,28 @@ pub fn from_link_token(token: &str) -> Result<Lab, SessionError> {
     from_json(&text)
 }
 
-fn check_bounds(actions: &[Action]) -> Result<(), SessionError> {
-    if actions.len() > MAX_ACTIONS {
-        return Err(SessionError::TooManyActions(actions.len()));
+/// Checks a file's actions, each at its place in the file (`None` for one that
+/// carries nothing to check), before any is replayed. `recorded` is how many
+/// actions the lab will hold once they are.
+fn check_bounds<'a>(
+    recorded: usize,
+    actions: impl Iterator<Item = Option<&'a Action>> + Clone,
+) -> Result<(), SessionError> {
+    if recorded > MAX_ACTIONS {
+        return Err(SessionError::TooManyActions(recorded));
     }
-    let sends: u64 = actions.iter().map(Action::sends).sum();
+    let sends: u64 = actions.clone().flatten().map(Action::sends).sum();
     if sends > MAX_SENDS {
         return Err(SessionError::TooManySends(sends));
     }
-    match actions.iter().position(|a| {
-        a.texts()
-            .iter()
-            .any(|t| t.chars().count() > MAX_FIELD_CHARS)
-    }) {
+    let too_long = |a: Option<&Action>| {
+        a.is_some_and(|a| {
+            a.texts()
+                .iter()
+                .any(|t| t.chars().count() > MAX_FIELD_CHARS)
+        })
+    };
+    match actions.into_iter().position(too_long) {
         Some(index) => Err(SessionError::TextTooLong { index }),
         None => Ok(()),
     }

@@ -47,6 +47,13 @@ pub struct Handling {
     pub granted_before_in: Option<ProcessNumber>,
 }
 
+impl Handling {
+    /// Whether the store added the points (not a stored receipt, not a refusal).
+    pub fn applied(&self) -> bool {
+        matches!(self.store, Ok(StoreOutcome::Applied(_)))
+    }
+}
+
 /// The combined verdict of one attempt, as the page colours and labels it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -85,6 +92,9 @@ pub enum Truth {
     /// The store never applied it: refused, given up while waiting for room, or
     /// lost with its process.
     NeverApplied,
+    /// The store recognised the key and returned the stored receipt: this attempt
+    /// added nothing (before or after the deadline).
+    ReturnedReceipt,
     /// The store had dealt with it before the deadline; only the answer was missing.
     AppliedBeforeTimeout,
     /// It was still queued or running at the deadline, and was applied afterwards.
@@ -97,7 +107,7 @@ impl Truth {
     /// The stable name used in `data-truth`.
     pub fn code(self) -> &'static str {
         match self {
-            Truth::NeverApplied => "never-applied",
+            Truth::NeverApplied | Truth::ReturnedReceipt => "never-applied",
             Truth::AppliedBeforeTimeout => "applied-before-timeout",
             Truth::AppliedAfterTimeout => "applied-after-timeout",
             Truth::Pending => "pending",
@@ -127,13 +137,7 @@ pub struct AttemptRow {
 
 impl AttemptRow {
     pub fn outcome(&self) -> Outcome {
-        let applied = matches!(
-            self.handled,
-            Some(Handling {
-                store: Ok(StoreOutcome::Applied(_)),
-                ..
-            })
-        );
+        let applied = self.handled.as_ref().is_some_and(Handling::applied);
         match &self.caller {
             Ok(_) if applied => Outcome::Applied,
             Ok(_) => Outcome::Replayed,
@@ -150,9 +154,13 @@ impl AttemptRow {
             return None;
         }
         Some(match &self.handled {
-            Some(h) if h.store.is_err() => Truth::NeverApplied,
-            Some(_) if self.handled_before_answer => Truth::AppliedBeforeTimeout,
-            Some(_) => Truth::AppliedAfterTimeout,
+            Some(h) if h.applied() && self.handled_before_answer => Truth::AppliedBeforeTimeout,
+            Some(h) if h.applied() => Truth::AppliedAfterTimeout,
+            Some(Handling {
+                store: Ok(StoreOutcome::Replayed(_)),
+                ..
+            }) => Truth::ReturnedReceipt,
+            Some(_) => Truth::NeverApplied,
             None if self.never_handled => Truth::NeverApplied,
             None => Truth::Pending,
         })

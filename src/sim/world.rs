@@ -245,7 +245,6 @@ impl World {
     ) {
         let call = call(
             Rc::clone(&self.shared),
-            self.spawner.clone(),
             attempt,
             grant,
             lose_acknowledgement,
@@ -264,22 +263,14 @@ impl World {
         grants: impl Iterator<Item = GrantPoints> + 'static,
         concurrency: usize,
     ) {
-        let (shared, spawner) = (Rc::clone(&self.shared), self.spawner.clone());
+        let shared = Rc::clone(&self.shared);
         self.spawn(async move {
             let mut open = FuturesUnordered::new();
             for (attempt, grant) in (first..).zip(grants) {
                 if open.len() >= concurrency.max(1) {
                     open.next().await;
                 }
-                let call = call(
-                    Rc::clone(&shared),
-                    spawner.clone(),
-                    attempt,
-                    grant,
-                    false,
-                    true,
-                );
-                open.push(call);
+                open.push(call(Rc::clone(&shared), attempt, grant, false, true));
             }
             while open.next().await.is_some() {}
         });
@@ -397,7 +388,6 @@ impl World {
 /// reports what it heard.
 async fn call(
     shared: Rc<Shared>,
-    spawner: LocalSpawner,
     attempt: AttemptId,
     grant: GrantPoints,
     lose_acknowledgement: bool,
@@ -417,19 +407,19 @@ async fn call(
         grant: grant.clone(),
         acknowledgement_will_be_lost: lose_acknowledgement,
     });
-    if shared.naive_on.get() {
-        // The naive worker treats every delivery as new: it forgets the caller's
-        // key and files each one under a key of its own, so nothing is recognised.
-        let naive = running.naive;
+    // The naive worker treats every delivery as new: it forgets the caller's key
+    // and files each copy under a key of its own, so nothing is recognised. The
+    // copy goes as far as the caller's own request does: a caller that gives up
+    // while waiting for room takes both back.
+    let naive_copy = (shared.naive_on.get()).then(|| {
         let copy = grant.with_key(format!("delivery-{attempt}"));
-        spawner
-            .spawn_local(async move {
-                let _ = naive
-                    .process_tagged(attempt, copy, lose_acknowledgement)
-                    .await;
-            })
-            .expect("the world's executor takes tasks");
-    }
+        let naive = Rc::clone(&running.naive);
+        async move {
+            let _ = naive
+                .process_tagged(attempt, copy, lose_acknowledgement)
+                .await;
+        }
+    });
     let account = grant.account_id.clone();
     let answer = async {
         match running
@@ -438,9 +428,9 @@ async fn call(
             .await
         {
             // The article's worker turns a lost acknowledgement into a timeout at
-            // once. Over a real connection the caller hears nothing at all, and
-            // finds out only when its deadline passes.
-            Err(GrantError::Timeout) => pending().await,
+            // once. Over a real connection a caller with a deadline hears nothing
+            // at all, and finds out only when its deadline passes.
+            Err(GrantError::Timeout) if deadline.is_some() => pending().await,
             answer => answer,
         }
     };
@@ -451,16 +441,29 @@ async fn call(
             None => pending().await,
         }
     };
-    let what = match select(pin!(answer), pin!(deadline)).await {
-        Either::Left((answer, _)) => Happening::Answered {
-            attempt,
-            answer,
-            balance: shared.balance(&account),
-        },
-        Either::Right(_) => Happening::TimedOut {
-            attempt,
-            balance: shared.balance(&account),
-        },
+    let heard = async {
+        match select(pin!(answer), pin!(deadline)).await {
+            Either::Left((answer, _)) => Happening::Answered {
+                attempt,
+                answer,
+                balance: shared.balance(&account),
+            },
+            Either::Right(_) => Happening::TimedOut {
+                attempt,
+                balance: shared.balance(&account),
+            },
+        }
+    };
+    // The naive copy runs beside the call, for as long as the call lasts.
+    let beside = async {
+        if let Some(copy) = naive_copy {
+            copy.await;
+        }
+        pending::<std::convert::Infallible>().await
+    };
+    let what = match select(pin!(heard), pin!(beside)).await {
+        Either::Left((what, _)) => what,
+        Either::Right((never, _)) => match never {},
     };
     shared.report(what);
 }

@@ -279,12 +279,7 @@ impl Controller {
     fn skip_slice(self) -> bool {
         let started = now_ms();
         let result = self.lab.try_update_untracked(|lab| {
-            while now_ms() - started < SLICE_MS {
-                let Some(next) = lab.state().until_next() else {
-                    break;
-                };
-                lab.dispatch(Action::Wait { ms: next.max(1) })?;
-            }
+            while now_ms() - started < SLICE_MS && lab.skip_to_next()? {}
             Ok(())
         });
         let done = !self.busy();

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{parse_millis, Action, MAX_SETTING_MS};
+use crate::lab::{parse_millis, Action, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
 
 use super::controller::{Controller, Notice, Speed};
 
@@ -64,7 +64,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                     id="caller-timeout"
                     label=Signal::derive(move || texts().caller_timeout_label)
                     value=timeout.into()
-                    min=1
+                    min=MIN_CALLER_TIMEOUT_MS
                     ctl=ctl
                     action=|ms| Action::SetCallerTimeout { ms }
                 />
