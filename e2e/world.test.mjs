@@ -479,7 +479,7 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     assert.equal(await page.getByRole('switch', { name: 'کارگر ساده‌لوح در کنار' }).count(), 1);
     const speed = speedControl(page, 'سرعت');
     assert.equal(await speed.inputValue(), '1x');
-    assert.equal(await speed.locator('option').first().textContent(), 'متوقف');
+    assert.equal(await speed.locator('option').first().textContent(), 'ساعت ایستاده');
 
     await timeout.fill('0');
     await timeout.press('Enter');
