@@ -870,3 +870,32 @@ fn a_caller_that_gives_up_waiting_for_room_takes_its_naive_copy_back_too() {
         "the naive side got only what the callers really sent"
     );
 }
+
+#[test]
+fn a_patient_caller_whose_answer_is_lost_hears_the_timeout_instead_of_waiting_forever() {
+    let mut world = World::new();
+    world.send(1, grant("k", 100), true, true);
+    while let Some(next) = world.until_next() {
+        world.advance(next);
+    }
+    let answers: Vec<Happening> = world
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.what,
+                Happening::Answered { .. } | Happening::TimedOut { .. }
+            )
+        })
+        .map(|e| e.what.clone())
+        .collect();
+    assert_eq!(
+        answers,
+        vec![Happening::Answered {
+            attempt: 1,
+            answer: Err(GrantError::Timeout),
+            balance: 100,
+        }]
+    );
+    assert_eq!(world.store().balance(ACCOUNT), 100);
+}
