@@ -147,6 +147,9 @@ pub struct Texts {
     pub no_balances: &'static str,
     pub no_receipts: &'static str,
     pub receipt_balance: &'static str,
+    /// The name of the receipts table's scrolling region (it must not repeat a
+    /// field's label, such as "Key").
+    pub receipts_table: &'static str,
     pub balance_read: &'static str,
     pub balance_read_note: &'static str,
     pub field_error: fn(FieldError) -> String,
@@ -271,6 +274,7 @@ static EN: Texts = Texts {
     no_balances: "No account has points yet.",
     no_receipts: "No receipt stored yet.",
     receipt_balance: "Balance on receipt",
+    receipts_table: "Receipts table",
     balance_read: "Current balance of",
     balance_read_note: "A separate read of the store, not a receipt.",
     field_error: |e| match e {
@@ -426,6 +430,7 @@ static FA: Texts = Texts {
     no_balances: "هنوز هیچ حسابی امتیاز ندارد.",
     no_receipts: "هنوز رسیدی ذخیره نشده.",
     receipt_balance: "موجودی روی رسید",
+    receipts_table: "جدول رسیدها",
     balance_read: "موجودی فعلی",
     balance_read_note: "خواندنِ جداگانهٔ مخزن، نه یک رسید.",
     field_error: |e| match e {

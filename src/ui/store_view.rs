@@ -101,7 +101,8 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                 when=move || { total.get() > 0 }
                 fallback=move || view! { <p class="empty">{move || texts().no_receipts}</p> }
             >
-                <div class="table-scroll">
+                // Focusable, so a keyboard can scroll a table wider than its panel.
+                <div class="table-scroll" tabindex="0" role="region" aria-label=move || texts().receipts_table>
                     <table class="receipts">
                         <thead>
                             <tr>

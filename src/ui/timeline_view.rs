@@ -75,7 +75,8 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                 when=move || !rows.get().is_empty()
                 fallback=move || view! { <p class="empty">{move || texts().timeline_empty}</p> }
             >
-                <div class="table-scroll">
+                // Focusable, so a keyboard can scroll a table wider than its panel.
+                <div class="table-scroll" tabindex="0" role="region" aria-labelledby="timeline-title">
                     <table>
                         <thead>
                             <tr>
