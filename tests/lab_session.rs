@@ -3,8 +3,8 @@
 
 use idempotency_lab::lab::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, History, Lab,
-    LabError, Outcome, SessionError, MAX_ACTIONS, MAX_SESSION_BYTES, SESSION_VERSION,
-    STRESS_CONCURRENCY,
+    LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES,
+    SESSION_VERSION, STRESS_CONCURRENCY,
 };
 use idempotency_lab::sim::Happening;
 use idempotency_lab::GrantPoints;
@@ -379,4 +379,14 @@ fn every_kind_of_action_round_trips_through_a_version_2_file() {
     let history: History =
         serde_json::from_str(&serde_json::to_string(lab.history()).unwrap()).unwrap();
     assert_eq!(&history, lab.history());
+}
+
+#[test]
+fn a_session_whose_texts_are_at_the_form_limit_opens() {
+    let text = format!(
+        r#"{{"format":"idempotency-lab/session","version":2,"actions":[{{"check-balance":{{"account_id":"{}"}}}}]}}"#,
+        "a".repeat(MAX_FIELD_CHARS)
+    );
+    let lab = from_json(&text).expect("80 characters is within the limit");
+    assert_eq!(lab.history().actions.len(), 1);
 }

@@ -899,3 +899,18 @@ fn a_patient_caller_whose_answer_is_lost_hears_the_timeout_instead_of_waiting_fo
     );
     assert_eq!(world.store().balance(ACCOUNT), 100);
 }
+
+#[test]
+fn waits_that_fit_the_limit_together_stay_one_entry() {
+    use idempotency_lab::lab::MAX_WAIT_MS;
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Wait {
+        ms: MAX_WAIT_MS - 10,
+    })
+    .unwrap();
+    lab.dispatch(Action::Wait { ms: 10 }).unwrap();
+    assert_eq!(
+        lab.history().actions,
+        vec![Action::Wait { ms: MAX_WAIT_MS }]
+    );
+}
