@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const DIST = join(ROOT, 'dist');
-export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
+/** The built site; `LAB_DIST` points elsewhere so parallel builds do not share one folder. */
+export const DIST = process.env.LAB_DIST ?? join(ROOT, 'dist');
+export const ARTIFACTS = process.env.LAB_ARTIFACTS ?? join(ROOT, 'e2e', 'artifacts');
 /** The lab is served from here, never from "/", to prove it works on any sub-path. */
 export const PREFIX = '/docs/idempotency/';
 
