@@ -52,7 +52,7 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
       await rows(page).evaluateAll((els) => els.map((e) => [e.dataset.outcome, e.dataset.truth ?? null, e.dataset.process])),
       [['timeout-applied', 'applied-before-timeout', '1'], ['replayed', null, '1'], ['rejected', null, '1'], ['applied', null, '1']],
     );
-    assert.match(await page.getByTestId('retry-target').textContent(), /Retries resend: account-7 · order-1042-retry-2 · \+100/);
+    assert.match(await page.getByTestId('retry-target').textContent(), /Retries resend: account-7 · order-1042-fresh-1 · \+100/);
     assert.equal(await page.getByTestId('receipt-row').count(), 2);
   }));
 
@@ -76,7 +76,7 @@ test('a receipt is not the current balance: later 25, then retry the first', () 
     await page.getByRole('button', { name: 'Check balance' }).click();
     const read = page.getByTestId('balance-read');
     assert.equal(await read.getAttribute('data-balance'), '125');
-    assert.match(await read.textContent(), /Current balance of account-7: 125/);
+    assert.match(await read.textContent(), /Balance of account-7: 125/);
     assert.equal(await page.locator('.receipt-mark').getAttribute('data-count'), '3', 'three receipts drawn on the chart');
     assert.equal(await page.locator('.receipt-mark').getAttribute('data-balances'), '100 125 100');
     assert.equal(await page.locator('.unseen-mark').getAttribute('data-count'), '0');

@@ -69,7 +69,7 @@ test('a link made before the lab had a clock (session version 1) still opens, ru
     await skipToIdle(page);
     assert.deepEqual(await outcomes(page), WALK);
     assert.equal(await balanceOf(page, 'account-7'), '200');
-    assert.match(await page.getByTestId('retry-target').textContent(), /account-7 · order-1042-retry-2 · \+100/);
+    assert.match(await page.getByTestId('retry-target').textContent(), /account-7 · order-1042-fresh-1 · \+100/);
     assert.equal(await page.getByTestId('notice').count(), 0, 'opened without a complaint');
   });
 });

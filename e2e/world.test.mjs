@@ -251,7 +251,7 @@ test('a retry after a restart is not recognised and grants again, and the timeli
     assert.equal(second.regranted, 'true');
     assert.equal(second.receipt, '100');
     assert.match(second.store, /granted again: process 1 had applied this operation, and the restart forgot its receipt/);
-    assert.match(await row(page, 2).locator('td.attempt').textContent(), /retry #1.*process 2/);
+    assert.match(await row(page, 2).locator('.attempt').textContent(), /retry #1.*process 2/);
     assert.equal(await balanceOf(page, 'account-7'), '100', 'the new process counts from zero');
 
     // Within the new process the key is known again.

@@ -74,8 +74,9 @@ impl Lang {
 
 /// Left-to-right data (a key, an account) inside right-to-left prose, where no
 /// `<bdi>` can go (a `title`): Unicode's first-strong isolate keeps it whole.
+/// Characters that cannot be seen are shown as signs (see `lab::visible`).
 fn isolate(text: &str) -> String {
-    format!("\u{2068}{text}\u{2069}")
+    format!("\u{2068}{}\u{2069}", crate::lab::visible(text))
 }
 
 /// Virtual time as seconds with one decimal ("1.2"), from integers only: the
@@ -118,6 +119,10 @@ pub struct Texts {
     pub queue_slots: fn(Lang, usize, usize) -> String,
     pub consumer_holds: &'static str,
     pub consumer_idle: &'static str,
+    pub consumer_paused: &'static str,
+    pub consumer_next: &'static str,
+    /// "attempt 12": names a queued delivery the way the timeline's # column does.
+    pub attempt_number: fn(Lang, u64) -> String,
     pub producers_waiting: fn(Lang, usize) -> String,
     pub pause: &'static str,
     pub timeline: &'static str,
@@ -152,12 +157,26 @@ pub struct Texts {
     pub receipts_table: &'static str,
     pub balance_read: &'static str,
     pub balance_read_note: &'static str,
+    /// When a balance read was made: its virtual time and how many attempts had finished.
+    pub balance_read_when: fn(Lang, u64, Option<u64>) -> String,
+    /// The read is out of date: what the balance is now.
+    pub balance_read_stale: fn(Lang, i32) -> String,
     pub field_error: fn(FieldError) -> String,
     pub grant_error: fn(&GrantError) -> String,
     /// A few words for a table cell; the full sentence is in `grant_error`.
     pub grant_error_short: fn(&GrantError) -> String,
     pub lab_error: fn(&LabError) -> String,
     pub fix_fields: &'static str,
+    pub dismiss: &'static str,
+    /// After a reset, import or link replaced the session: the way back to it.
+    pub bring_back: &'static str,
+    pub reset_done: &'static str,
+    pub link_opened: &'static str,
+    pub brought_back: &'static str,
+    /// The lab saved a session in another tab of this browser.
+    pub other_tab: &'static str,
+    pub step: &'static str,
+    pub step_hint: &'static str,
     pub language: &'static str,
     pub share: &'static str,
     pub copy_link: &'static str,
@@ -184,6 +203,7 @@ pub struct Texts {
     pub speed_paused: &'static str,
     pub skip_to_idle: &'static str,
     pub idle: &'static str,
+    pub running: &'static str,
     pub caller_timeout_label: &'static str,
     pub processing_time_label: &'static str,
     pub restart: &'static str,
@@ -202,6 +222,28 @@ pub struct Texts {
     pub store_not_yet: &'static str,
     pub store_never: &'static str,
     pub caller_process_ended: &'static str,
+    /// The chart's value axis, its attempt axis, and what its marks mean.
+    pub chart_value_axis: &'static str,
+    pub chart_attempt_axis: &'static str,
+    pub chart_below: &'static str,
+    pub chart_connector: &'static str,
+    /// The value axis starts above 0: where.
+    pub chart_floor: fn(Lang, i64) -> String,
+    /// The chart in words: lowest and highest attempt drawn, how many, and the
+    /// current balance before and after them.
+    pub chart_summary: fn(Lang, u64, u64, usize, i32, i32) -> String,
+    /// Receipts, those older than the current balance, and grants never seen.
+    pub chart_counts: fn(Lang, usize, usize, usize) -> String,
+    pub chart_table: &'static str,
+    /// How many of the drawn attempts the table lists.
+    pub chart_table_caption: fn(Lang, usize, usize) -> String,
+    pub chart_col_attempt: &'static str,
+    pub chart_col_balance: &'static str,
+    pub chart_col_mark: &'static str,
+    pub chart_mark_receipt: &'static str,
+    pub chart_mark_older: &'static str,
+    pub chart_mark_unseen: &'static str,
+    pub chart_mark_none: &'static str,
 }
 
 static EN: Texts = Texts {
@@ -230,7 +272,10 @@ static EN: Texts = Texts {
     queue: "Worker queue",
     queue_slots: |_, used, cap| format!("{used} of {cap} slots taken"),
     consumer_holds: "Consumer is applying",
-    consumer_idle: "Consumer is idle",
+    consumer_idle: "Consumer is idle: the queue is empty",
+    consumer_paused: "Consumer is paused: it takes nothing from the queue",
+    consumer_next: "Consumer is taking the next delivery",
+    attempt_number: |_, n| format!("attempt {n}"),
     producers_waiting: |_, n| match n {
         0 => "No producer is waiting".to_string(),
         1 => "1 producer waiting for room".to_string(),
@@ -243,7 +288,7 @@ static EN: Texts = Texts {
     col_request: "Request",
     col_store: "Store did",
     col_caller: "Caller got",
-    col_balance: "Balance now",
+    col_balance: "Balance after",
     nth_attempt: |_, n| match n {
         1 => "first".to_string(),
         n => format!("retry #{}", n - 1),
@@ -263,10 +308,10 @@ static EN: Texts = Texts {
     caller_receipt: "receipt, balance",
     caller_error: "error:",
     caller_timeout: "timeout: outcome unknown",
-    chart_title: "Balance over time:",
-    chart_current: "current balance",
-    chart_receipt: "balance on the receipt the caller got",
-    chart_unseen: "applied, but the caller never saw it",
+    chart_title: "Balance after each attempt:",
+    chart_current: "current balance (the store’s)",
+    chart_receipt: "balance printed on the receipt the caller got (may be older than now)",
+    chart_unseen: "applied, but the caller never got the receipt: what it would have said",
     chart_empty: "Nothing for this account yet.",
     store: "Store",
     balances: "Balances",
@@ -275,16 +320,33 @@ static EN: Texts = Texts {
     no_receipts: "No receipt stored yet.",
     receipt_balance: "Balance on receipt",
     receipts_table: "Receipts table",
-    balance_read: "Current balance of",
+    balance_read: "Balance of",
     balance_read_note: "A separate read of the store, not a receipt.",
+    balance_read_when: |_, ms, after| match after {
+        Some(n) => format!("Read at {} s, right after the store handled attempt {n}.", seconds(ms)),
+        None => format!("Read at {} s, before the store handled any attempt.", seconds(ms)),
+    },
+    balance_read_stale: |_, now| format!("Out of date: the balance is {now} now. Press “Check balance” to read it again."),
     field_error: |e| match e {
         FieldError::Empty => "Required: it cannot be empty or only spaces.".to_string(),
         FieldError::TooLong => format!("Too long: at most {MAX_FIELD_CHARS} characters."),
         FieldError::NotANumber => "Not a whole number.".to_string(),
         FieldError::NotPositive => "Must be 1 or more.".to_string(),
         FieldError::TooLarge => format!("Too large: at most {}.", i32::MAX),
+        FieldError::EdgeSpace => "Remove the space at the start or end: it is invisible.".to_string(),
+        FieldError::DoubleSpace => "Two spaces in a row look like one: use one.".to_string(),
+        FieldError::Invisible => "Has a character that cannot be seen: remove it.".to_string(),
     },
-    grant_error: |e| e.to_string(),
+    grant_error: |e| match e {
+        GrantError::PayloadMismatch { stored, rejected } => format!(
+            "Key “{}” on account “{}” was already used for {} points; a request for {} points under the same key is rejected.",
+            isolate(&stored.key),
+            isolate(&stored.account_id),
+            stored.points,
+            rejected.points
+        ),
+        other => other.to_string(),
+    },
     grant_error_short: |e| match e {
         GrantError::EmptyKey => "empty key".to_string(),
         GrantError::EmptyAccount => "empty account".to_string(),
@@ -306,21 +368,38 @@ static EN: Texts = Texts {
         ),
         LabError::NothingToUndo => "Nothing to undo yet.".to_string(),
         LabError::NothingToRedo => "Nothing to redo: redo brings back only what Undo took back.".to_string(),
+        LabError::StepNotPaused => "Step is for a paused consumer: switch on “Pause consumer” first.".to_string(),
+        LabError::NothingToStep => "Nothing to step: the queue is empty, or the consumer is still applying a delivery.".to_string(),
         other => other.to_string(),
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
+    dismiss: "Dismiss",
+    bring_back: "Bring back the previous session",
+    reset_done: "The lab was reset.",
+    link_opened: "The link's session is open in place of the one you had.",
+    brought_back: "The previous session is back.",
+    other_tab: "The lab is also open in another tab. Each tab keeps its own session when reloaded; a new tab opens the one saved last. Export a session to keep it for sure.",
+    step: "Step: one delivery",
+    step_hint: "While the consumer is paused: it takes one delivery and applies it, then pauses again.",
     language: "Language",
     share: "Share and save",
     copy_link: "Copy link to this state",
     link_hint: "Link to this exact state (also copied, where the browser allows):",
     export: "Export JSON",
     import: "Import JSON",
-    imported: |_, n| format!("Session imported: {n} actions replayed."),
+    imported: |_, n| match n {
+        1 => "Session imported: 1 action replayed.".to_string(),
+        n => format!("Session imported: {n} actions replayed."),
+    },
     link_failed: "The link's session could not be opened, so the lab kept its state:",
     import_failed: "The file was not imported, so the lab kept its state:",
     saved_failed: "The session saved before the reload could not be restored, so the lab starts empty:",
     not_kept: "This browser is not keeping the session (its storage is off or full), so a reload would lose it. Export it to keep it.",
-    session_error: |e| e.to_string(),
+    session_error: |e| match e {
+        // The parser's own words ("EOF while parsing…") mean nothing to a learner.
+        SessionError::NotJson(_) => "this is not a lab session file (it cannot be read as JSON)".to_string(),
+        other => other.to_string(),
+    },
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
     newer: "Newer",
@@ -335,6 +414,7 @@ static EN: Texts = Texts {
     speed_paused: "Clock stopped",
     skip_to_idle: "Skip to idle",
     idle: "Idle: nothing will happen until you act.",
+    running: "Running: callers, the queue or the consumer still have work due.",
     caller_timeout_label: "Caller timeout (ms)",
     processing_time_label: "Processing time (ms)",
     restart: "Restart process",
@@ -357,6 +437,41 @@ static EN: Texts = Texts {
     store_not_yet: "not handled yet",
     store_never: "never reached the store",
     caller_process_ended: "error: the process ended before answering",
+    chart_value_axis: "Balance (points)",
+    chart_attempt_axis: "Attempt # (as in the timeline’s first column)",
+    chart_below: "receipt below the scale: an older, lower balance",
+    chart_connector: "dotted line: from the current balance at that attempt to its mark",
+    chart_floor: |_, floor| format!("The scale starts at {floor}, not at 0."),
+    chart_summary: |_, first, last, drawn, from, to| match drawn {
+        1 => format!("Attempt {first}: the current balance went from {from} to {to}."),
+        n => format!("Attempts {first} to {last} ({n} drawn): the current balance went from {from} to {to}."),
+    },
+    chart_counts: |_, receipts, older, unseen| {
+        let receipts = match receipts {
+            1 => "1 receipt".to_string(),
+            n => format!("{n} receipts"),
+        };
+        let unseen = match unseen {
+            1 => "1 grant".to_string(),
+            n => format!("{n} grants"),
+        };
+        format!("{receipts} reached callers, {older} of them showing a balance older than the current one; {unseen} applied without the caller getting the receipt.")
+    },
+    chart_table: "The chart as a table",
+    chart_table_caption: |_, shown, drawn| {
+        if shown == drawn {
+            format!("Every attempt drawn ({drawn}), oldest first.")
+        } else {
+            format!("The newest {shown} of the {drawn} attempts drawn, oldest first.")
+        }
+    },
+    chart_col_attempt: "Attempt #",
+    chart_col_balance: "Current balance right after",
+    chart_col_mark: "On the chart",
+    chart_mark_receipt: "receipt, balance",
+    chart_mark_older: "older than the current balance",
+    chart_mark_unseen: "no receipt reached the caller; it would say",
+    chart_mark_none: "no mark",
 };
 
 static FA: Texts = Texts {
@@ -387,7 +502,10 @@ static FA: Texts = Texts {
         format!("{} خانه از {} خانه پر است", lang.prose_number(used), lang.prose_number(cap))
     },
     consumer_holds: "در دست مصرف‌کننده",
-    consumer_idle: "مصرف‌کننده بیکار است",
+    consumer_idle: "مصرف‌کننده بیکار است: صف خالی است",
+    consumer_paused: "مصرف‌کننده متوقف است: چیزی از صف برنمی‌دارد",
+    consumer_next: "مصرف‌کننده تحویل بعدی را برمی‌دارد",
+    attempt_number: |lang, n| format!("تلاش {}", lang.prose_number(n)),
     producers_waiting: |lang, n| match n {
         0 => "هیچ تولیدکننده‌ای منتظر نیست".to_string(),
         n => format!("{} تولیدکننده منتظر جای خالی‌اند", lang.prose_number(n)),
@@ -399,7 +517,7 @@ static FA: Texts = Texts {
     col_request: "درخواست",
     col_store: "مخزن چه کرد",
     col_caller: "فراخواننده چه گرفت",
-    col_balance: "موجودی فعلی",
+    col_balance: "موجودی پس از آن",
     nth_attempt: |lang, n| match n {
         1 => "تلاش نخست".to_string(),
         n => format!("تلاش دوباره، بار {}", lang.prose_number(n - 1)),
@@ -419,10 +537,10 @@ static FA: Texts = Texts {
     caller_receipt: "رسید، موجودی",
     caller_error: "خطا:",
     caller_timeout: "مهلت گذشت: نتیجه نامعلوم",
-    chart_title: "موجودی در گذر زمان:",
-    chart_current: "موجودی فعلی",
-    chart_receipt: "موجودیِ رسیدی که فراخواننده گرفت",
-    chart_unseen: "اعمال شد، ولی فراخواننده هرگز نفهمید",
+    chart_title: "موجودی پس از هر تلاش:",
+    chart_current: "موجودی فعلی (در مخزن)",
+    chart_receipt: "موجودیِ چاپ‌شده روی رسیدی که فراخواننده گرفت (شاید قدیمی‌تر از اکنون)",
+    chart_unseen: "اعمال شد، ولی رسیدش هرگز به فراخواننده نرسید: آنچه رسید می‌گفت",
     chart_empty: "هنوز چیزی برای این حساب نیست.",
     store: "مخزن",
     balances: "موجودی‌ها",
@@ -431,14 +549,24 @@ static FA: Texts = Texts {
     no_receipts: "هنوز رسیدی ذخیره نشده.",
     receipt_balance: "موجودی روی رسید",
     receipts_table: "جدول رسیدها",
-    balance_read: "موجودی فعلی",
+    balance_read: "موجودی",
     balance_read_note: "خواندنِ جداگانهٔ مخزن، نه یک رسید.",
+    balance_read_when: |_, ms, after| match after {
+        Some(n) => format!("خوانده‌شده در {}، درست پس از آنکه مخزن به تلاش {} رسیدگی کرد.", fa_seconds(ms), fa(n)),
+        None => format!("خوانده‌شده در {}، پیش از آنکه مخزن به هیچ تلاشی رسیدگی کند.", fa_seconds(ms)),
+    },
+    balance_read_stale: |_, now| {
+        format!("کهنه شده: موجودی اکنون {now} است. برای خواندن دوباره «دیدن موجودی» را بزن.")
+    },
     field_error: |e| match e {
         FieldError::Empty => "لازم است: نمی‌تواند خالی یا فقط فاصله باشد.".to_string(),
         FieldError::TooLong => format!("بیش از اندازه بلند: حداکثر {} نویسه.", fa(MAX_FIELD_CHARS)),
         FieldError::NotANumber => "عدد صحیح نیست.".to_string(),
         FieldError::NotPositive => "باید ۱ یا بیشتر باشد.".to_string(),
         FieldError::TooLarge => format!("بیش از اندازه بزرگ: حداکثر {}.", fa(i32::MAX)),
+        FieldError::EdgeSpace => "فاصلهٔ آغاز یا پایان را بردار: دیده نمی‌شود.".to_string(),
+        FieldError::DoubleSpace => "دو فاصلهٔ پشت سر هم یکی دیده می‌شوند: یکی بگذار.".to_string(),
+        FieldError::Invisible => "نویسه‌ای دارد که دیده نمی‌شود: حذفش کن.".to_string(),
     },
     grant_error: |e| match e {
         GrantError::EmptyKey => "کلید خالی است؛ به عملیات یک کلید بده.".to_string(),
@@ -495,6 +623,8 @@ static FA: Texts = Texts {
         ),
         LabError::NothingToUndo => "چیزی برای واگرد نیست.".to_string(),
         LabError::NothingToRedo => "چیزی برای انجام دوباره نیست: انجام دوباره فقط آنچه را واگرد برگردانده بازمی‌آورد.".to_string(),
+        LabError::StepNotPaused => "گام برای مصرف‌کنندهٔ متوقف است: اول «توقف مصرف‌کننده» را روشن کن.".to_string(),
+        LabError::NothingToStep => "گامی نمانده: صف خالی است، یا مصرف‌کننده هنوز سرگرم اعمال یک تحویل است.".to_string(),
         LabError::DuplicatePercent(p) => format!(
             "سهم تکراری‌ها باید از ۰ تا ۱۰۰ درصد باشد، نه {}.",
             fa(p)
@@ -506,6 +636,14 @@ static FA: Texts = Texts {
         ),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
+    dismiss: "بستن",
+    bring_back: "بازگرداندن نشست پیشین",
+    reset_done: "آزمایشگاه بازنشانی شد.",
+    link_opened: "نشستِ پیوند به جای نشستی که داشتی باز شد.",
+    brought_back: "نشست پیشین بازگشت.",
+    other_tab: "آزمایشگاه در زبانهٔ دیگری هم باز است. هر زبانه با بارگذاری دوباره نشست خودش را نگه می‌دارد؛ زبانهٔ تازه آخرین نشستِ ذخیره‌شده را باز می‌کند. برای نگه‌داشتنِ مطمئن، نشست را برون‌بُرد کن.",
+    step: "یک گام: یک تحویل",
+    step_hint: "وقتی مصرف‌کننده متوقف است: یک تحویل را برمی‌دارد و اعمال می‌کند، سپس دوباره می‌ایستد.",
     language: "زبان",
     share: "هم‌رسانی و نگه‌داری",
     copy_link: "رونوشت پیوند به همین وضعیت",
@@ -574,6 +712,7 @@ static FA: Texts = Texts {
     speed_paused: "ساعت ایستاده",
     skip_to_idle: "پرش تا بیکاری",
     idle: "بیکار: تا تو کاری نکنی، چیزی رخ نمی‌دهد.",
+    running: "در کار: فراخواننده‌ها، صف یا مصرف‌کننده هنوز کاری پیش رو دارند.",
     caller_timeout_label: "مهلت فراخواننده (میلی‌ثانیه)",
     processing_time_label: "زمان پردازش (میلی‌ثانیه)",
     restart: "راه‌اندازی دوبارهٔ فرایند",
@@ -601,4 +740,47 @@ static FA: Texts = Texts {
     store_not_yet: "هنوز رسیدگی نشده",
     store_never: "هرگز به مخزن نرسید",
     caller_process_ended: "خطا: فرایند پیش از پاسخ پایان یافت",
+    chart_value_axis: "موجودی (امتیاز)",
+    chart_attempt_axis: "شمارهٔ تلاش (همان ستون اول خط زمانی)",
+    chart_below: "رسید زیر کف مقیاس: موجودیِ قدیمی‌تر و کمتر",
+    chart_connector: "خط نقطه‌چین: از موجودی فعلیِ همان تلاش تا نشانه‌اش",
+    chart_floor: |_, floor| format!("مقیاس از {} شروع می‌شود، نه از صفر.", isolate(&floor.to_string())),
+    chart_summary: |lang, first, last, drawn, from, to| {
+        let (first, last) = (isolate(&first.to_string()), isolate(&last.to_string()));
+        let (from, to) = (isolate(&from.to_string()), isolate(&to.to_string()));
+        match drawn {
+            1 => format!("تلاش {first}: موجودی فعلی از {from} به {to} رسید."),
+            n => format!(
+                "تلاش‌های {first} تا {last} ({} تلاش رسم شده): موجودی فعلی از {from} به {to} رسید.",
+                lang.prose_number(n)
+            ),
+        }
+    },
+    chart_counts: |lang, receipts, older, unseen| {
+        format!(
+            "فراخواننده‌ها {} رسید گرفتند که {} تا از آن‌ها موجودیِ قدیمی‌تر از موجودی فعلی را نشان می‌دهند؛ {} اعطا اعمال شد بی‌آنکه فراخواننده‌اش رسیدی بگیرد.",
+            lang.prose_number(receipts),
+            lang.prose_number(older),
+            lang.prose_number(unseen)
+        )
+    },
+    chart_table: "نمودار به شکل جدول",
+    chart_table_caption: |lang, shown, drawn| {
+        if shown == drawn {
+            format!("همهٔ تلاش‌های رسم‌شده ({})، قدیمی‌ترین نخست.", lang.prose_number(drawn))
+        } else {
+            format!(
+                "{} تلاشِ تازه‌تر از {} تلاش رسم‌شده، قدیمی‌ترین نخست.",
+                lang.prose_number(shown),
+                lang.prose_number(drawn)
+            )
+        }
+    },
+    chart_col_attempt: "شمارهٔ تلاش",
+    chart_col_balance: "موجودی فعلی درست پس از آن",
+    chart_col_mark: "روی نمودار",
+    chart_mark_receipt: "رسید، موجودی",
+    chart_mark_older: "قدیمی‌تر از موجودی فعلی",
+    chart_mark_unseen: "هیچ رسیدی به فراخواننده نرسید؛ رسید می‌گفت",
+    chart_mark_none: "بی‌نشانه",
 };

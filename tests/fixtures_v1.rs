@@ -121,13 +121,29 @@ fn every_fixture_is_described_in_the_old_outcomes() {
 ///
 /// The attempt number now counts attempts of the exact request (account, key and
 /// points): `order-1042` +200 in the article's walk is not a third try of the +100
-/// grant but the first of another request, which the store refuses.
-const CHANGES: [(&str, usize, &str, &str); 1] = [(
-    "article-walk",
-    2,
-    "#3 account-7 order-1042 +200 of_key=3 rejected caller=None bal=100",
-    "#3 account-7 order-1042 +200 of_key=1 rejected caller=None bal=100",
-)];
+/// grant but the first of another request, which the store refuses. And a fresh
+/// key is named for what it is, a new operation: `order-1042-fresh-1`, the first
+/// one, where the old build said `order-1042-retry-2`.
+const CHANGES: [(&str, usize, &str, &str); 3] = [
+    (
+        "article-walk",
+        2,
+        "#3 account-7 order-1042 +200 of_key=3 rejected caller=None bal=100",
+        "#3 account-7 order-1042 +200 of_key=1 rejected caller=None bal=100",
+    ),
+    (
+        "article-walk",
+        3,
+        "#4 account-7 order-1042-retry-2 +100 of_key=1 applied caller=Some(200) bal=200",
+        "#4 account-7 order-1042-fresh-1 +100 of_key=1 applied caller=Some(200) bal=200",
+    ),
+    (
+        "article-walk",
+        4,
+        "balances [(\"account-7\", 200)] queue 0 waiting 0 in_hand None paused false retry Some(GrantPoints { key: \"order-1042-retry-2\", account_id: \"account-7\", points: 100 }) read None",
+        "balances [(\"account-7\", 200)] queue 0 waiting 0 in_hand None paused false retry Some(GrantPoints { key: \"order-1042-fresh-1\", account_id: \"account-7\", points: 100 }) read None",
+    ),
+];
 
 /// The old build's lines for `name`, with the deliberate changes made.
 fn expected(name: &str) -> Vec<String> {

@@ -91,7 +91,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     lab.skip_to_idle().unwrap();
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.outcome(), Outcome::Applied);
-    assert_eq!(row.attempt.grant.key, "order-1042-retry-2");
+    assert_eq!(row.attempt.grant.key, "order-1042-fresh-1");
     assert_eq!(
         row.attempt.grant.points, 100,
         "a retry repeats the last request the store did not refuse"
@@ -599,9 +599,9 @@ fn a_fresh_key_stays_within_the_form_limit() {
     assert_eq!(
         keys[1..],
         [
-            format!("{stem}-retry-2"),
-            format!("{stem}-retry-3"),
-            format!("{stem}-retry-4")
+            format!("{stem}-fresh-1"),
+            format!("{stem}-fresh-2"),
+            format!("{stem}-fresh-3")
         ]
     );
     assert!(keys[1..]

@@ -14,6 +14,7 @@ use std::task::{Context, Poll};
 use futures::executor::LocalPool;
 use futures::future::join_all;
 use futures::task::{noop_waker_ref, LocalSpawnExt};
+use idempotency_lab::core::natural_cmp;
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, PointStore, PointWorker};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -206,7 +207,14 @@ impl Model {
                 .iter()
                 .map(|(account, balance)| (account.clone(), *balance as i32))
                 .collect(),
-            self.receipts.values().cloned().collect(),
+            {
+                // The store lists receipts as a person reads them: op-2 before op-10.
+                let mut receipts: Vec<GrantResult> = self.receipts.values().cloned().collect();
+                receipts.sort_by(|a, b| {
+                    natural_cmp(&a.account_id, &b.account_id).then_with(|| natural_cmp(&a.key, &b.key))
+                });
+                receipts
+            },
         )
     }
 }

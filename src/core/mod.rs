@@ -9,5 +9,5 @@ mod worker;
 pub use delivery::{deliver, Delivered};
 pub use error::GrantError;
 pub use grant::{GrantPoints, GrantResult};
-pub use store::{PointStore, StoreOutcome};
+pub use store::{natural_cmp, PointStore, StoreOutcome};
 pub use worker::{PointWorker, Unobserved, WorkerHooks};

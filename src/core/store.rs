@@ -149,13 +149,14 @@ impl PointStore {
         all
     }
 
-    /// Every receipt, ordered by (account, key), for display.
+    /// Every receipt, ordered by (account, key) as a person reads them, for display.
     pub fn receipts(&self) -> Vec<GrantResult> {
         self.receipts_page(usize::MAX).0
     }
 
     /// The first `limit` receipts in (account, key) order, and how many there are in
     /// all: for a display that shows a page of a large table without copying it.
+    /// Numbers inside names count as numbers: `burst-2` comes before `burst-10`.
     pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
         let ledger = self.lock();
         let mut all: Vec<(&str, &str, StoredReceipt)> = ledger
@@ -169,7 +170,7 @@ impl PointStore {
             .collect();
         let total = all.len();
         let order = |a: &(&str, &str, StoredReceipt), b: &(&str, &str, StoredReceipt)| {
-            (a.0, a.1).cmp(&(b.0, b.1))
+            natural_cmp(a.0, b.0).then_with(|| natural_cmp(a.1, b.1))
         };
         if limit < total {
             all.select_nth_unstable_by(limit, order);
@@ -189,6 +190,42 @@ impl PointStore {
         self.ledger
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Orders text as a person reads it: runs of ASCII digits compare as numbers
+/// (`burst-2` < `burst-10`), everything else character by character. Texts that
+/// differ only in leading zeros fall back to plain order, so the order is total.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (m, n) = (run(x), run(y));
+                let trim = |d: &[u8]| {
+                    let zeros = d.iter().take_while(|&&c| c == b'0').count();
+                    d[zeros..].to_vec()
+                };
+                let (p, q) = (trim(&x[..m]), trim(&y[..n]));
+                let order = p.len().cmp(&q.len()).then_with(|| p.cmp(&q));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                (x, y) = (&x[m..], &y[n..]);
+            }
+            (Some(p), Some(q)) => {
+                if p != q {
+                    // Byte order within UTF-8 is code point order.
+                    return p.cmp(q);
+                }
+                (x, y) = (&x[1..], &y[1..]);
+            }
+        }
     }
 }
 

@@ -47,6 +47,8 @@ pub enum Action {
     },
     /// Hold or release the consumer. Callers' clocks keep running.
     SetPaused { paused: bool },
+    /// While the consumer is paused, let it take the next delivery, and only that.
+    Step,
     /// Let `ms` of virtual time pass.
     Wait { ms: u64 },
     /// Read an account's current balance, apart from any receipt.

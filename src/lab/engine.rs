@@ -43,6 +43,10 @@ pub enum LabError {
     /// Undo with nothing done, or redo with nothing undone.
     NothingToUndo,
     NothingToRedo,
+    /// A step while the consumer runs freely: it is taking deliveries already.
+    StepNotPaused,
+    /// A step with nothing queued, or while the consumer is still applying one.
+    NothingToStep,
 }
 
 impl fmt::Display for LabError {
@@ -77,11 +81,22 @@ impl fmt::Display for LabError {
             ),
             LabError::NothingToUndo => write!(f, "there is nothing to undo"),
             LabError::NothingToRedo => write!(f, "there is nothing to redo"),
+            LabError::StepNotPaused => write!(
+                f,
+                "a step is for a paused consumer: pause it first, then step one delivery at a time"
+            ),
+            LabError::NothingToStep => write!(
+                f,
+                "nothing to step: the queue is empty, or the consumer is still applying a delivery"
+            ),
         }
     }
 }
 
 impl std::error::Error for LabError {}
+
+/// What "Retry (fresh key)" appends to the key, before a number.
+const FRESH_SUFFIX: &str = "-fresh-";
 
 /// The last separate balance read, shown apart from every receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +105,9 @@ pub struct BalanceRead {
     pub balance: i32,
     /// How many timeline rows there were when the read was made.
     pub after_attempts: usize,
+    /// The attempt the store had handled last when the read was made: the balance
+    /// read is the one right after it.
+    pub after_attempt: Option<AttemptId>,
     pub at: Millis,
 }
 
@@ -159,12 +177,14 @@ impl LabState {
                 duplicate_percent,
             } => self.stress(account_id, *points, *count, *duplicate_percent),
             Action::SetPaused { paused } => self.world.set_paused(*paused),
+            Action::Step => self.world.step(),
             Action::Wait { ms } => self.world.advance(*ms),
             Action::CheckBalance { account_id } => {
                 self.last_read = Some(BalanceRead {
                     account_id: account_id.clone(),
                     balance: self.world.store().balance(account_id),
                     after_attempts: self.fold.timeline.len(),
+                    after_attempt: self.fold.last_handled,
                     at: self.world.now(),
                 });
             }
@@ -200,6 +220,10 @@ impl LabState {
             }
             Action::SetProcessingTime { ms } if ms > MAX_SETTING_MS => {
                 Err(LabError::ProcessingTime(ms))
+            }
+            Action::Step if !self.world.paused() => Err(LabError::StepNotPaused),
+            Action::Step if self.fold.queue.is_empty() || self.fold.in_hand.is_some() => {
+                Err(LabError::NothingToStep)
             }
             _ => Ok(()),
         }
@@ -254,17 +278,19 @@ impl LabState {
         })
     }
 
-    /// A key for this account that no attempt has used yet, derived from `base`.
+    /// A key for this account that no attempt has used yet, derived from `base`:
+    /// `order-1042-fresh-1`, then `-fresh-2`. Named "fresh", not "retry": to the
+    /// store it is a new operation, not another attempt at the old one.
     fn fresh_key(&self, account_id: &str, base: &str) -> String {
-        // Strip an earlier "-retry-N" so repeated fresh retries read retry-2, retry-3.
-        let stem = match base.rsplit_once("-retry-") {
+        // Strip an earlier "-fresh-N" so repeated fresh keys count on from the stem.
+        let stem = match base.rsplit_once(FRESH_SUFFIX) {
             Some((stem, n)) if n.parse::<u32>().is_ok() => stem,
             _ => base,
         };
         // Keep the new key within what the form accepts, suffix included.
         let stem: String = stem.chars().take(MAX_FIELD_CHARS - 16).collect();
-        (2..)
-            .map(|n| format!("{stem}-retry-{n}"))
+        (1..)
+            .map(|n| format!("{stem}{FRESH_SUFFIX}{n}"))
             .find(|key| {
                 !self
                     .fold

@@ -27,6 +27,9 @@ pub(super) struct Fold {
     pub queue: VecDeque<AttemptId>,
     pub waiting: VecDeque<AttemptId>,
     pub in_hand: Option<AttemptId>,
+    /// The attempt the running process's store handled last: what a balance read
+    /// now reflects.
+    pub last_handled: Option<AttemptId>,
     pub timeline: Vec<AttemptRow>,
     /// (account, balance) on the naive side in the current process, sorted by account.
     pub naive_balances: Vec<(String, i32)>,
@@ -121,7 +124,8 @@ impl Fold {
                 };
                 self.sent(attempt);
             }
-            Happening::ProcessStarted { .. } => {}
+            // A new process's store has handled nothing yet.
+            Happening::ProcessStarted { .. } => self.last_handled = None,
             Happening::WaitingForRoom { attempt } => self.waiting.push_back(*attempt),
             Happening::Queued { attempt } => {
                 remove(&mut self.waiting, *attempt);
@@ -138,6 +142,7 @@ impl Fold {
                 balance,
             } => {
                 self.in_hand = None;
+                self.last_handled = Some(*attempt);
                 let granted_before_in = match store {
                     Ok(StoreOutcome::Applied(receipt)) => {
                         let process = self.tracked(*attempt).attempt.process;

@@ -2,6 +2,8 @@
 
 use crate::core::GrantPoints;
 
+use super::text::look_alike_problem;
+
 /// Longest account or key the form takes: long enough for any real id, short
 /// enough that a pasted novel cannot swamp the timeline.
 pub const MAX_FIELD_CHARS: usize = 80;
@@ -18,6 +20,12 @@ pub enum FieldError {
     NotPositive,
     /// More than `i32::MAX`.
     TooLarge,
+    /// Space at the start or end: it would look like the same text without it.
+    EdgeSpace,
+    /// Two spaces in a row, which read as one.
+    DoubleSpace,
+    /// A character that cannot be seen (a zero-width space, a direction control).
+    Invisible,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,8 +43,8 @@ impl FormErrors {
 
 /// Turns the three fields into a grant, or says what is wrong with each.
 ///
-/// Account and key are kept exactly as typed (white space inside a key is part of
-/// it); points accept Persian and Arabic-Indic digits as well as ASCII.
+/// Account and key are kept exactly as typed, so they are refused when they could
+/// be mistaken for another (see [`look_alike_problem`]); points accept Persian and Arabic-Indic digits as well as ASCII.
 pub fn read_request(account: &str, key: &str, points: &str) -> Result<GrantPoints, FormErrors> {
     let errors = FormErrors {
         account: check_text(account),
@@ -94,7 +102,7 @@ fn check_text(text: &str) -> Option<FieldError> {
     } else if text.chars().count() > MAX_FIELD_CHARS {
         Some(FieldError::TooLong)
     } else {
-        None
+        look_alike_problem(text)
     }
 }
 

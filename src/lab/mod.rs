@@ -8,12 +8,14 @@ mod fold;
 mod form;
 mod history;
 mod session;
+mod text;
 mod timeline;
 
 pub use action::{Action, MAX_BURST};
 pub use chart::{
-    balance_chart, circles_path, diamonds_path, BalanceChart, Mark, CHART_HEIGHT,
-    CHART_MAX_ATTEMPTS, CHART_VIEW_BOX, CHART_WIDTH,
+    attempt_label_indices, balance_chart, chevrons_path, dots_path, percent, value_axis,
+    AttemptTick, BalanceChart, ChartRow, ChartSummary, Mark, ValueAxis, ValueTick, CHART_HEIGHT,
+    CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
 pub use engine::{
     BalanceRead, LabError, LabState, MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS,
@@ -26,4 +28,5 @@ pub use session::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError, MAX_ACTIONS,
     MAX_SENDS, MAX_SESSION_BYTES,
 };
+pub use text::{is_invisible, look_alike_problem, visible};
 pub use timeline::{page_window, Attempt, AttemptRow, Handling, Origin, Outcome, Truth};

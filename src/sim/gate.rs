@@ -1,4 +1,5 @@
-//! The consumer's pause switch: while it is on, the consumer takes no delivery.
+//! The consumer's pause switch: while it is on, the consumer takes no delivery,
+//! except one it is let through for (a step).
 
 use std::cell::{Cell, RefCell};
 use std::future::{poll_fn, Future};
@@ -12,6 +13,8 @@ pub struct Gate(Rc<GateState>);
 #[derive(Debug, Default)]
 struct GateState {
     closed: Cell<bool>,
+    /// Takes let through while closed.
+    permits: Cell<u32>,
     waiting: RefCell<Vec<Waker>>,
 }
 
@@ -23,9 +26,24 @@ impl Gate {
     pub fn set_closed(&self, closed: bool) {
         self.0.closed.set(closed);
         if !closed {
-            for waker in self.0.waiting.take() {
-                waker.wake();
-            }
+            self.wake_all();
+        }
+    }
+
+    /// Lets one take through while the gate is closed, until `revoke`.
+    pub fn allow_one(&self) {
+        self.0.permits.set(1);
+        self.wake_all();
+    }
+
+    /// Withdraws a permit nobody used.
+    pub fn revoke(&self) {
+        self.0.permits.set(0);
+    }
+
+    fn wake_all(&self) {
+        for waker in self.0.waiting.take() {
+            waker.wake();
         }
     }
 
@@ -36,11 +54,17 @@ impl Gate {
         async move {
             let mut next = pin!(next);
             poll_fn(|cx| {
-                if gate.is_closed() {
-                    gate.0.waiting.borrow_mut().push(cx.waker().clone());
-                    return Poll::Pending;
+                if !gate.is_closed() {
+                    return next.as_mut().poll(cx);
                 }
-                next.as_mut().poll(cx)
+                if gate.0.permits.get() > 0 {
+                    if let Poll::Ready(out) = next.as_mut().poll(cx) {
+                        gate.0.permits.set(gate.0.permits.get() - 1);
+                        return Poll::Ready(out);
+                    }
+                }
+                gate.0.waiting.borrow_mut().push(cx.waker().clone());
+                Poll::Pending
             })
             .await
         }

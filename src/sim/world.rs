@@ -34,6 +34,9 @@ struct Shared {
     clock: Clock,
     log: RefCell<Vec<Event>>,
     gate: Gate,
+    /// The naive worker's consumer pauses with the real one, but is let through
+    /// for a step on its own, so the two cannot take each other's step.
+    naive_gate: Gate,
     caller_timeout_ms: std::cell::Cell<Millis>,
     processing_ms: std::cell::Cell<Millis>,
     /// The running process, as callers reach it: a caller calls whichever process
@@ -102,7 +105,11 @@ impl WorkerHooks for Observed {
     }
 
     fn take<F: Future>(&self, next: F) -> impl Future<Output = F::Output> {
-        self.shared.gate.hold(next)
+        if self.naive {
+            self.shared.naive_gate.hold(next)
+        } else {
+            self.shared.gate.hold(next)
+        }
     }
 
     fn taken(&self, attempt: &AttemptId) {
@@ -218,6 +225,7 @@ impl World {
             clock: Clock::default(),
             log: RefCell::new(Vec::new()),
             gate: Gate::default(),
+            naive_gate: Gate::default(),
             caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS.into(),
             processing_ms: DEFAULT_PROCESSING_MS.into(),
             running: RefCell::default(),
@@ -314,7 +322,19 @@ impl World {
 
     pub fn set_paused(&mut self, paused: bool) {
         self.shared.gate.set_closed(paused);
+        self.shared.naive_gate.set_closed(paused);
         self.settle();
+    }
+
+    /// While paused: each consumer takes the delivery at the head of its queue now,
+    /// if it has one and its hands are free, and then is held again. It applies
+    /// what it took as time passes.
+    pub fn step(&mut self) {
+        let gates = [&self.shared.gate, &self.shared.naive_gate];
+        gates.iter().for_each(|g| g.allow_one());
+        self.pool.run_until_stalled();
+        // A permit is for now only: one left unused must not let a later delivery by.
+        gates.iter().for_each(|g| g.revoke());
     }
 
     pub fn paused(&self) -> bool {

@@ -95,13 +95,35 @@ pub enum Notice {
     NotKept,
     /// A setting's field (named by its label) does not hold a number; nothing changed.
     Setting(&'static str, FieldError),
+    /// A reset, a link or an import replaced the session; the old one can come back.
+    Replaced(Replacement),
+    /// The session a reset, link or import replaced is back.
+    BroughtBack,
+    /// Another tab saved its session under this lab's key.
+    OtherTab,
+}
+
+/// What put a new session in place of the old one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replacement {
+    Reset,
+    Link,
+    /// An imported file, with this many actions.
+    Import(usize),
 }
 
 impl Notice {
     /// Errors are announced at once (role "alert"); the rest politely. Storage that
     /// is off (a sandboxed embed, say) is worth knowing, not an alarm.
     pub fn is_error(&self) -> bool {
-        !matches!(self, Notice::Imported(_) | Notice::NotKept)
+        !matches!(
+            self,
+            Notice::Imported(_)
+                | Notice::NotKept
+                | Notice::Replaced(_)
+                | Notice::BroughtBack
+                | Notice::OtherTab
+        )
     }
 }
 
@@ -120,6 +142,9 @@ pub struct Controller {
     pump_running: StoredValue<bool>,
     /// When the page last drew what a skip did.
     skip_drawn_at: StoredValue<f64>,
+    /// The session the last reset, link or import replaced, until it is brought
+    /// back or the person acts on the new one.
+    replaced: StoredValue<Option<Lab>, LocalStorage>,
 }
 
 impl Controller {
@@ -133,6 +158,7 @@ impl Controller {
             epoch: RwSignal::new(0),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),
+            replaced: StoredValue::new_local(None),
         }
     }
 
@@ -193,16 +219,45 @@ impl Controller {
     }
 
     /// Replaces the whole lab (reset, an imported or linked session) and lets it
-    /// run on. A message about the old lab no longer applies.
-    pub fn load(self, lab: Lab) {
-        self.epoch.update(|e| *e += 1);
-        self.notice.set(None);
-        self.lab.set(lab);
-        self.pump();
+    /// run on. Nothing is lost: the old session, if anything was done in it, can be
+    /// brought back from the notice that says what happened.
+    pub fn load(self, lab: Lab, by: Replacement) {
+        let old = self.swap(lab);
+        let worth_keeping = !old.history().actions.is_empty();
+        self.replaced.set_value(worth_keeping.then_some(old));
+        self.notice.set(match by {
+            Replacement::Import(actions) if !worth_keeping => Some(Notice::Imported(actions)),
+            Replacement::Reset if !worth_keeping => None,
+            _ => Some(Notice::Replaced(by)),
+        });
     }
 
     pub fn reset(self) {
-        self.load(Lab::new());
+        self.load(Lab::new(), Replacement::Reset);
+    }
+
+    /// Whether a replaced session is waiting to be brought back.
+    pub fn can_bring_back(self) -> bool {
+        self.replaced.with_value(Option::is_some)
+    }
+
+    /// Puts back the session the last reset, link or import replaced.
+    pub fn bring_back(self) {
+        if let Some(old) = self.replaced.try_update_value(Option::take).flatten() {
+            self.swap(old);
+            self.notice.set(Some(Notice::BroughtBack));
+        }
+    }
+
+    /// Puts `lab` in place and returns the one it replaced.
+    fn swap(self, lab: Lab) -> Lab {
+        self.epoch.update(|e| *e += 1);
+        let old = self
+            .lab
+            .try_update(|current| std::mem::replace(current, lab))
+            .unwrap_or_default();
+        self.pump();
+        old
     }
 
     pub fn set_speed(self, speed: Speed) {

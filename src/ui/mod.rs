@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use crate::i18n::Lang;
 use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
 
-pub use controller::{Controller, Notice, Speed};
+pub use controller::{Controller, Notice, Replacement, Speed};
 
 use chart_view::ChartView;
 use queue_view::QueueView;
@@ -43,24 +43,21 @@ pub fn start() {
     page_env::mark_ready();
 }
 
-/// The session to open: a permalink's, else the one saved before the reload, else
-/// a new one. A link that cannot be opened is reported, never silently dropped.
-/// Also says whether a link was opened: its session must then be saved at once,
-/// since the link has left the address.
-fn restore_session() -> (Lab, Option<Notice>, bool) {
-    let saved = || match page_env::load_saved().map(|json| from_json(&json)) {
+/// The session saved before the reload (or a new one), what to tell about it,
+/// and the permalink's session if the address has one: it replaces the saved one
+/// the way a link opened later does, so the saved one can be brought back. A
+/// link that cannot be opened is reported, never silently dropped.
+fn restore_session() -> (Lab, Option<Notice>, Option<Lab>) {
+    let (saved, notice) = match page_env::load_saved().map(|json| from_json(&json)) {
         None => (Lab::new(), None),
         Some(Ok(lab)) => (lab, None),
         Some(Err(error)) => (Lab::new(), Some(Notice::Saved(error))),
     };
     match open_link() {
-        None => {
-            let (lab, notice) = saved();
-            (lab, notice, false)
-        }
-        Some(Ok(lab)) => (lab, None, true),
+        None => (saved, notice, None),
+        Some(Ok(lab)) => (saved, notice, Some(lab)),
         // A bad link is reported; the saved session stays as it was.
-        Some(Err(error)) => (saved().0, Some(Notice::Link(error)), false),
+        Some(Err(error)) => (saved, Some(Notice::Link(error)), None),
     }
 }
 
@@ -81,13 +78,19 @@ pub fn App(
     #[prop(optional)] embed: bool,
     #[prop(optional)] restore: bool,
 ) -> impl IntoView {
-    let (lab, notice, from_link) = if restore {
+    let (lab, notice, linked) = if restore {
         restore_session()
     } else {
-        (Lab::new(), None, false)
+        (Lab::new(), None, None)
     };
     let ctl = Controller::new(lang, lab);
     ctl.notice.set(notice);
+    // A link's session must be saved at once, even an empty one: the link has
+    // left the address.
+    let from_link = linked.is_some();
+    if let Some(lab) = linked {
+        ctl.load(lab, Replacement::Link);
+    }
     if restore {
         ctl.pump();
         let told_not_kept = StoredValue::new(false);
@@ -115,11 +118,21 @@ pub fn App(
         // A permalink pasted into this tab changes only the address's fragment, so
         // the page does not reload: open its session here, as a fresh load would.
         let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
-            Some(Ok(lab)) => ctl.load(lab),
+            Some(Ok(lab)) => ctl.load(lab, Replacement::Link),
             Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
             None => {}
         });
         on_cleanup(move || listener.remove());
+        // Another tab saving under this lab's key: said once, since each tab keeps
+        // its own session on reload but a new tab opens whichever was saved last.
+        let told_other_tab = StoredValue::new(false);
+        let stop = page_env::on_other_tab_save(move || {
+            if !told_other_tab.get_value() && ctl.notice.with_untracked(Option::is_none) {
+                told_other_tab.set_value(true);
+                ctl.notice.set(Some(Notice::OtherTab));
+            }
+        });
+        on_cleanup(stop);
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();
@@ -146,17 +159,41 @@ pub fn App(
                 Notice::Saved(error) => format!("{} {}", t.saved_failed, (t.session_error)(error)),
                 Notice::NotKept => t.not_kept.to_string(),
                 Notice::Setting(label, error) => format!("{label}: {}", (t.field_error)(*error)),
+                Notice::Replaced(Replacement::Reset) => t.reset_done.to_string(),
+                Notice::Replaced(Replacement::Link) => t.link_opened.to_string(),
+                Notice::Replaced(Replacement::Import(actions)) => {
+                    (t.imported)(ctl.lang.get(), *actions)
+                }
+                Notice::BroughtBack => t.brought_back.to_string(),
+                Notice::OtherTab => t.other_tab.to_string(),
             };
             let error = notice.is_error();
+            let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
+            // Floats over the page's foot: a message never moves a control, so a
+            // second click lands where the first one did; on a phone it is seen
+            // wherever the page is scrolled.
             view! {
-                <p
+                <div
                     class="notice"
                     class:info=!error
                     role=if error { "alert" } else { "status" }
                     data-testid="notice"
                 >
-                    {text}
-                </p>
+                    <p>{text}</p>
+                    <div class="notice-actions">
+                        {replaced
+                            .then(|| {
+                                view! {
+                                    <button data-testid="bring-back" on:click=move |_| ctl.bring_back()>
+                                        {t.bring_back}
+                                    </button>
+                                }
+                            })}
+                        <button data-testid="dismiss" on:click=move |_| ctl.notice.set(None)>
+                            {t.dismiss}
+                        </button>
+                    </div>
+                </div>
             }
         })
     };
@@ -183,14 +220,15 @@ pub fn App(
                     {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
                 </ol>
             })}
-            {notice}
             <div class="columns">
+                // Panels that only grow (the store's receipts) come after the ones
+                // with controls, so a growing table never moves a button.
                 <div class="column">
                     <RequestForm ctl=ctl />
                     <WorldView ctl=ctl />
                     <QueueView ctl=ctl />
-                    <StoreView ctl=ctl />
                     <ShareView ctl=ctl />
+                    <StoreView ctl=ctl />
                 </div>
                 <div class="column wide">
                     <ChartView ctl=ctl account=chart_account />
@@ -198,6 +236,7 @@ pub fn App(
                 </div>
             </div>
         </main>
+        {notice}
     }
 }
 

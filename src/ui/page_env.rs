@@ -118,13 +118,39 @@ fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
 
-pub fn load_saved() -> Option<String> {
-    storage()?.get_item(&storage_key()).ok().flatten()
+/// This tab's own copy: it survives a reload of the tab and nothing else, so two
+/// tabs on the lab never reload into each other's session.
+fn tab_storage() -> Option<web_sys::Storage> {
+    window().session_storage().ok().flatten()
 }
 
-/// Keeps the session for the next reload; false when the browser refused it.
+/// The session to restore: this tab's own, else the one any tab saved last (a
+/// new tab, or the browser opened again).
+pub fn load_saved() -> Option<String> {
+    let key = storage_key();
+    let read = |storage: web_sys::Storage| storage.get_item(&key).ok().flatten();
+    tab_storage().and_then(read).or_else(|| storage().and_then(read))
+}
+
+/// Keeps the session for the next reload of this tab, and for the next new tab;
+/// false when the browser refused both.
 pub fn save(json: &str) -> bool {
-    storage().is_some_and(|storage| storage.set_item(&storage_key(), json).is_ok())
+    let key = storage_key();
+    let write = |storage: web_sys::Storage| storage.set_item(&key, json).is_ok();
+    let for_tab = tab_storage().is_some_and(write);
+    storage().is_some_and(write) || for_tab
+}
+
+/// Calls `saved_elsewhere` when another tab of this browser saves a lab session
+/// under the same key (the browser tells every other tab of a change).
+pub fn on_other_tab_save(saved_elsewhere: impl Fn() + 'static) -> impl FnOnce() {
+    let key = storage_key();
+    let handle = leptos::prelude::window_event_listener(leptos::ev::storage, move |ev| {
+        if ev.key().as_deref() == Some(key.as_str()) {
+            saved_elsewhere();
+        }
+    });
+    move || handle.remove()
 }
 
 /// Offers `text` as a file download, made in the page (no server involved).

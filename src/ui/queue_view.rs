@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use crate::core::PointWorker;
-use crate::lab::{Action, Attempt};
+use crate::core::GrantPoints;
+use crate::lab::{visible, Action};
 
 use super::controller::Controller;
 
@@ -20,17 +21,30 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
     let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting()));
     let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
 
+    // Each filled slot shows what tells it apart from its neighbours (the
+    // attempt's number, as in the timeline; the points; the end of the key), and
+    // the whole request on hover or focus, and to a screen reader.
     let slots = move || {
         let queued = queued.get();
+        let lang = lang();
         (0..PointWorker::CAPACITY)
-            .map(|i| {
-                let attempt = queued.get(i).cloned();
-                let filled = attempt.is_some();
-                view! {
-                    <li class="slot" class:filled=filled data-testid="queue-slot">
-                        {attempt.map(|a| slot_label(&a))}
+            .map(|i| match queued.get(i) {
+                Some(a) => view! {
+                    <li class="slot filled" data-testid="queue-slot" data-attempt=a.id tabindex="0">
+                        <span class="slot-short" aria-hidden="true">
+                            <span class="slot-id">"#" {a.id}</span>
+                            <span class="slot-points">"+" {a.grant.points}</span>
+                            <span class="slot-key">{key_ending(&a.grant.key)}</span>
+                        </span>
+                        <span class="slot-full">
+                            {(lang.texts().attempt_number)(lang, a.id)}
+                            ": "
+                            {request_parts(&a.grant)}
+                        </span>
                     </li>
                 }
+                .into_any(),
+                None => view! { <li class="slot" data-testid="queue-slot"></li> }.into_any(),
             })
             .collect_view()
     };
@@ -47,10 +61,17 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                 // rather than a view per case, which costs far less code.
                 {move || match in_hand.get() {
                     Some(_) => texts().consumer_holds,
-                    None => texts().consumer_idle,
+                    None if paused.get() => texts().consumer_paused,
+                    None if queued.with(Vec::is_empty) => texts().consumer_idle,
+                    None => texts().consumer_next,
                 }}
                 {move || {
-                    in_hand.get().map(|a| view! { ": " <bdi dir="ltr">{slot_label(&a)}</bdi> })
+                    in_hand.get().map(|a| {
+                        view! {
+                            ": " {(texts().attempt_number)(lang(), a.id)} " "
+                            {request_parts(&a.grant)}
+                        }
+                    })
                 }}
             </p>
             <p class="waiting" data-testid="waiting" data-waiting=move || waiting.get()>
@@ -68,11 +89,48 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                     />
                     <span class="switch-label">{move || texts().pause}</span>
                 </label>
+                // Pressed when it cannot step, it says why (the lab's refusal).
+                <button
+                    data-testid="step"
+                    aria-describedby="step-hint"
+                    aria-disabled=move || {
+                        let can = paused.get() && in_hand.get().is_none() && !queued.with(Vec::is_empty);
+                        (!can).to_string()
+                    }
+                    on:click=move |_| {
+                        ctl.dispatch(Action::Step);
+                    }
+                >
+                    {move || texts().step}
+                </button>
+                <p class="hint" id="step-hint">{move || texts().step_hint}</p>
             </div>
         </section>
     }
 }
 
-fn slot_label(attempt: &Attempt) -> String {
-    format!("{} +{}", attempt.grant.key, attempt.grant.points)
+/// The whole request, each part isolated (no text can reorder its neighbours)
+/// and shown so that look-alike texts differ.
+pub fn request_parts(grant: &GrantPoints) -> impl IntoView {
+    view! {
+        <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
+        " · "
+        <bdi dir="ltr" class="key">{visible(&grant.key).into_owned()}</bdi>
+        " · "
+        <bdi dir="ltr">"+" {grant.points}</bdi>
+    }
+}
+
+/// The last characters of a key, where keys made from one another differ
+/// (`order-1042`, `order-1042-fresh-1`).
+fn key_ending(key: &str) -> String {
+    const SHOWN: usize = 7;
+    let key = visible(key);
+    let count = key.chars().count();
+    if count <= SHOWN {
+        key.into_owned()
+    } else {
+        let tail: String = key.chars().skip(count - (SHOWN - 1)).collect();
+        format!("…{tail}")
+    }
 }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use crate::lab::{parse_points, read_request, Action, FieldError};
 
 use super::controller::{Controller, Notice};
+use super::queue_view::request_parts;
 
 /// How many producers "Send a burst" starts: more than the queue holds, on purpose.
 pub const BURST_SIZE: u32 = 20;
@@ -35,7 +36,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
         }
     };
 
-    let send = move |_| match read_request(
+    let send = move |()| match read_request(
         &account.get_untracked(),
         &key.get_untracked(),
         &points.get_untracked(),
@@ -99,6 +100,15 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
     view! {
         <section class="panel request" aria-labelledby="request-title">
             <h2 id="request-title">{move || texts().request}</h2>
+            // A form, so Enter in a field sends, as a person expects.
+            <form
+                class="request-form"
+                novalidate
+                on:submit=move |ev: leptos::ev::SubmitEvent| {
+                    ev.prevent_default();
+                    send(());
+                }
+            >
             <div class="fields">
                 <Field
                     id="field-account"
@@ -137,11 +147,12 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <p class="hint" id="lose-ack-hint">{move || texts().lose_ack_hint}</p>
             </div>
             <div class="buttons">
-                <button class="primary" on:click=send>{move || texts().send}</button>
-                <button on:click=retry_same>{move || texts().retry_same}</button>
-                <button on:click=retry_fresh>{move || texts().retry_fresh}</button>
-                <button on:click=check_balance>{move || texts().check_balance}</button>
+                <button class="primary" type="submit">{move || texts().send}</button>
+                <button type="button" on:click=retry_same>{move || texts().retry_same}</button>
+                <button type="button" on:click=retry_fresh>{move || texts().retry_fresh}</button>
+                <button type="button" on:click=check_balance>{move || texts().check_balance}</button>
             </div>
+            </form>
             <p class="hint retry-target" data-testid="retry-target">
                 {move || {
                     ctl.lab
@@ -150,7 +161,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                             view! {
                                 {move || texts().retries_resend}
                                 " "
-                                <bdi dir="ltr">{format!("{} · {} · +{}", g.account_id, g.key, g.points)}</bdi>
+                                {request_parts(&g)}
                             }
                         })
                 }}

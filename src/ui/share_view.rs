@@ -6,7 +6,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::lab::{from_json, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES};
 
-use super::controller::{Controller, Notice};
+use super::controller::{Controller, Notice, Replacement};
 use super::page_env;
 
 const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
@@ -59,15 +59,13 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
         // Let the same file be chosen again after a fix.
         input.set_value("");
         leptos::task::spawn_local(async move {
-            let notice = match read_session(&file).await {
+            match read_session(&file).await {
                 Ok(lab) => {
                     let actions = lab.history().actions.len();
-                    ctl.load(lab);
-                    Notice::Imported(actions)
+                    ctl.load(lab, Replacement::Import(actions));
                 }
-                Err(error) => Notice::Import(error),
-            };
-            ctl.notice.set(Some(notice));
+                Err(error) => ctl.notice.set(Some(Notice::Import(error))),
+            }
         });
     };
 

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::lab::visible;
+
 use super::controller::Controller;
 
 /// Receipts listed at once; the rest are counted.
@@ -21,6 +23,16 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
     let shown = Memo::new(move |_| page.with(|(shown, _)| shown.clone()));
     let total = Memo::new(move |_| page.with(|(_, total)| *total));
     let read = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_read().cloned()));
+    // What the read account holds now: a read is a moment, and says so once the
+    // balance has moved on.
+    let now_for_read = Memo::new(move |_| {
+        read.with(|read| {
+            read.as_ref().map(|read| {
+                ctl.lab
+                    .with(|lab| lab.state().store().balance(&read.account_id))
+            })
+        })
+    });
     let naive = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
@@ -40,14 +52,36 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             {move || {
                 read.get()
                     .map(|read| {
+                        let stale = move || now_for_read.get().filter(|now| *now != read.balance);
                         view! {
-                            <div class="balance-read" data-testid="balance-read" data-balance=read.balance role="status">
+                            <div
+                                class="balance-read"
+                                data-testid="balance-read"
+                                data-balance=read.balance
+                                data-at=read.at
+                                data-stale=move || stale().is_some().to_string()
+                                role="status"
+                            >
                                 <span>{move || texts().balance_read}</span>
                                 " "
-                                <bdi dir="ltr" class="account">{read.account_id.clone()}</bdi>
+                                <bdi dir="ltr" class="account">{visible(&read.account_id).into_owned()}</bdi>
                                 ": "
                                 <strong class="num" dir="ltr">{read.balance}</strong>
-                                <p class="hint">{move || texts().balance_read_note}</p>
+                                <p class="hint" data-testid="balance-read-when">
+                                    {move || (texts().balance_read_when)(ctl.lang.get(), read.at, read.after_attempt)}
+                                    " "
+                                    {move || texts().balance_read_note}
+                                </p>
+                                {move || {
+                                    stale()
+                                        .map(|now| {
+                                            view! {
+                                                <p class="stale" data-testid="balance-read-stale">
+                                                    {(texts().balance_read_stale)(ctl.lang.get(), now)}
+                                                </p>
+                                            }
+                                        })
+                                }}
                             </div>
                         }
                     })
@@ -65,7 +99,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             .map(|(account, balance)| {
                                 view! {
                                     <div class="balance">
-                                        <dt><bdi dir="ltr">{account.clone()}</bdi></dt>
+                                        <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
                                         <dd data-testid=format!("balance-{account}") dir="ltr">{balance}</dd>
                                     </div>
                                 }
@@ -86,7 +120,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                     .map(|(account, balance)| {
                                         view! {
                                             <div class="balance">
-                                                <dt><bdi dir="ltr">{account.clone()}</bdi></dt>
+                                                <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
                                                 <dd data-testid=format!("naive-balance-{account}") dir="ltr">{balance}</dd>
                                             </div>
                                         }
@@ -106,8 +140,9 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                     <table class="receipts">
                         <thead>
                             <tr>
-                                <th scope="col">{move || texts().account}</th>
-                                <th scope="col">{move || texts().key}</th>
+                                // Account and key in one column: together they name the
+                                // operation, and the numbers keep room in a narrow panel.
+                                <th scope="col">{move || texts().account} " · " {move || texts().key}</th>
                                 <th scope="col">{move || texts().points}</th>
                                 <th scope="col">{move || texts().receipt_balance}</th>
                             </tr>
@@ -122,8 +157,11 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                     .map(|r| {
                                         view! {
                                             <tr data-testid="receipt-row">
-                                                <td><bdi dir="ltr">{r.account_id}</bdi></td>
-                                                <td><bdi dir="ltr">{r.key}</bdi></td>
+                                                <td>
+                                                    <bdi dir="ltr" class="account">{visible(&r.account_id).into_owned()}</bdi>
+                                                    " · "
+                                                    <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
+                                                </td>
                                                 <td class="num">{r.points}</td>
                                                 <td class="num">{r.balance}</td>
                                             </tr>

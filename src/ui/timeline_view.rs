@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
-use crate::lab::{page_window, AttemptRow, Outcome};
+use crate::lab::{page_window, visible, AttemptRow, Outcome};
 
 use super::controller::Controller;
 
@@ -52,14 +52,16 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
             let range = window.get();
             view! {
                 <nav class="pager" data-testid="pager">
-                    <button on:click=older disabled=move || window.get().start == 0>
+                    // aria-disabled, not disabled: pressing "Older" on the oldest page
+                    // must not drop the keyboard focus to the page's body.
+                    <button on:click=older aria-disabled=move || (window.get().start == 0).to_string()>
                         {move || texts().older}
                     </button>
                     <span>{move || (texts().rows_range)(lang(), range.start + 1, range.end, total.get())}</span>
-                    <button on:click=newer disabled=move || anchor.get().is_none()>
+                    <button on:click=newer aria-disabled=move || anchor.get().is_none().to_string()>
                         {move || texts().newer}
                     </button>
-                    <button on:click=move |_| anchor.set(None) disabled=move || anchor.get().is_none()>
+                    <button on:click=move |_| anchor.set(None) aria-disabled=move || anchor.get().is_none().to_string()>
                         {move || texts().latest}
                     </button>
                 </nav>
@@ -82,7 +84,6 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                             <tr>
                                 <th scope="col">"#"</th>
                                 <th scope="col">{move || texts().col_request}</th>
-                                <th scope="col">{move || texts().col_attempt}</th>
                                 <th scope="col">{move || texts().col_store}</th>
                                 <th scope="col">{move || texts().col_caller}</th>
                                 <th scope="col">{move || texts().col_balance}</th>
@@ -159,18 +160,21 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
             class=format!("row {}", outcome.code())
         >
             <td class="num id">{row.attempt.id}</td>
+            // Which request, and which attempt at it: one cell, so the columns that
+            // carry the lesson keep their room on a projector.
             <td class="request" data-label=t.col_request>
-                <bdi dir="ltr" class="key">{grant.key.clone()}</bdi>
+                <bdi dir="ltr" class="key">{visible(&grant.key).into_owned()}</bdi>
                 <span class="meta">
-                    <bdi dir="ltr">{grant.account_id.clone()}</bdi>
+                    <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
                     " "
                     <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
                 </span>
-            </td>
-            <td class="attempt" data-label=t.col_attempt>
-                {(t.nth_attempt)(lang, row.attempt.attempt_of_request)}
-                {lost_ack.then(|| view! { <span class="tag lost">{t.lost_ack_marker}</span> })}
-                <span class="meta">{(t.process_marker)(lang, row.attempt.process)}</span>
+                <span class="meta attempt">
+                    {(t.nth_attempt)(lang, row.attempt.attempt_of_request)}
+                    " · "
+                    {(t.process_marker)(lang, row.attempt.process)}
+                    {lost_ack.then(|| view! { " " <span class="tag lost">{t.lost_ack_marker}</span> })}
+                </span>
             </td>
             <td class="store" title=full_reason data-label=t.col_store>
                 <span class=format!("badge {}", outcome.code())>

@@ -27,7 +27,10 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
             <h2 id="world-title">{move || texts().world}</h2>
             <p class="clock" data-testid="clock" data-now=move || clock.get().0 data-process=move || clock.get().1 data-idle=move || idle.get().to_string()>
                 {move || (texts().clock)(lang(), clock.get().0, clock.get().1)}
-                {move || idle.get().then(|| view! { <span class="hint">" · " {move || texts().idle}</span> })}
+            </p>
+            // Always one line or the other, so its coming and going moves nothing.
+            <p class="hint world-state" data-testid="world-state">
+                {move || if idle.get() { texts().idle } else { texts().running }}
             </p>
             <div class="controls-row">
                 <label class="inline" for="speed">{move || texts().speed}</label>
@@ -55,7 +58,17 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                             })
                             .collect_view()}
                 </select>
-                <button on:click=move |_| ctl.skip_to_idle() disabled=move || idle.get() data-testid="skip-to-idle">
+                // aria-disabled, not disabled: a button that turns itself off when
+                // pressed keeps the keyboard focus.
+                <button
+                    on:click=move |_| {
+                        if !idle.get_untracked() {
+                            ctl.skip_to_idle();
+                        }
+                    }
+                    aria-disabled=move || idle.get().to_string()
+                    data-testid="skip-to-idle"
+                >
                     {move || texts().skip_to_idle}
                 </button>
             </div>
@@ -99,8 +112,26 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                 <p class="hint" id="naive-hint">{move || texts().naive_hint}</p>
             </div>
             <div class="buttons">
-                <button on:click=move |_| ctl.undo() disabled=move || !can_undo.get()>{move || texts().undo}</button>
-                <button on:click=move |_| ctl.redo() disabled=move || !can_redo.get()>{move || texts().redo}</button>
+                <button
+                    on:click=move |_| {
+                        if can_undo.get_untracked() {
+                            ctl.undo();
+                        }
+                    }
+                    aria-disabled=move || (!can_undo.get()).to_string()
+                >
+                    {move || texts().undo}
+                </button>
+                <button
+                    on:click=move |_| {
+                        if can_redo.get_untracked() {
+                            ctl.redo();
+                        }
+                    }
+                    aria-disabled=move || (!can_redo.get()).to_string()
+                >
+                    {move || texts().redo}
+                </button>
             </div>
         </section>
     }

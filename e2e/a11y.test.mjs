@@ -1,0 +1,169 @@
+// End-to-end: accessibility. axe-core (from npm, pinned in package.json) scans the page
+// for WCAG 2.0/2.1/2.2 A and AA failures in English and Persian, light and dark, at
+// desktop, projector and phone widths, embedded, and after enough activity to fill the
+// timeline, the queue and the receipts. Any violation fails, with its rule, the elements
+// and axe's summary, and where it was seen.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { labSuite, openLab, skipToIdle, setSetting, ARTIFACTS } from './harness.mjs';
+
+const suite = labSuite();
+const require = createRequire(import.meta.url);
+
+/**
+ * axe is loaded as an init script (through the DevTools protocol, before the page's own
+ * scripts), not with page.addScriptTag: an inline <script> tag would be refused by the
+ * page's Content-Security-Policy, and this way the scans run on the page exactly as
+ * served, policy included, with no `bypassCSP`.
+ */
+const AXE = { path: require.resolve('axe-core/axe.min.js') };
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const VIEWPORTS = {
+  desktop: { width: 1400, height: 1000 },
+  projector: { width: 1024, height: 768 },
+  phone: { width: 390, height: 844 },
+};
+
+/** Every violation axe finds on the page now, each node with its selector and axe's summary. */
+async function scan(page) {
+  // Let layout and any transition settle: colour contrast is measured on what is painted.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForTimeout(300);
+  return page.evaluate(async (tags) => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
+    }));
+  }, TAGS);
+}
+
+/** Scans the page in each of `viewports` and colour `schemes`, adding what it finds to `found`. */
+async function scanAll(page, where, found, { viewports = Object.keys(VIEWPORTS), schemes = ['light', 'dark'] } = {}) {
+  for (const scheme of schemes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const name of viewports) {
+      await page.setViewportSize(VIEWPORTS[name]);
+      for (const v of await scan(page)) found.push({ where: `${where}, ${scheme}, ${name} ${VIEWPORTS[name].width}x${VIEWPORTS[name].height}`, ...v });
+    }
+  }
+}
+
+/** A readable list: one line per rule and place, then each element and axe's summary. */
+function report(found) {
+  return found
+    .map((v) =>
+      [`${v.id} (${v.impact}) — ${v.help} — ${v.where}`, ...v.nodes.map((n) => `    ${n.target}\n      ${n.summary.replace(/\n/g, '\n      ')}`)].join('\n'),
+    )
+    .join('\n');
+}
+
+async function assertNoViolations(found, name) {
+  await writeFile(join(ARTIFACTS, `a11y-${name}.json`), JSON.stringify(found, null, 2));
+  assert.equal(found.length, 0, `axe found ${found.length} violation(s):\n${report(found)}`);
+}
+
+/** Opens a checked lab with axe loaded, runs `body`, and checks the page logged no error. */
+async function withAxe(options, body) {
+  const lab = await openLab(suite.browser, suite.server, { ...options, initScript: AXE });
+  try {
+    assert.equal(await lab.page.evaluate(() => typeof window.axe?.run), 'function', 'axe-core is loaded');
+    await body(lab.page);
+    assert.deepEqual(lab.problems(), [], 'no page error, console error or foreign request');
+  } finally {
+    await lab.context.close();
+  }
+}
+
+const TEXTS = {
+  en: {
+    send: 'Send', retrySame: 'Retry (same key)', retryFresh: 'Retry (fresh key)', loseAck: 'Lose acknowledgement',
+    key: 'Key', points: 'Points', burst: /^Burst: 20 grants at once/, checkBalance: 'Check balance', skip: 'Skip to idle',
+    pause: 'Pause consumer', restart: 'Restart process', naive: 'Naive worker beside', copyLink: 'Copy link to this state',
+    timeout: 'Caller timeout (ms)',
+  },
+  fa: {
+    send: 'ارسال', retrySame: 'تلاش دوباره (همان کلید)', retryFresh: 'تلاش دوباره (کلید تازه)', loseAck: 'گم‌شدن تأیید',
+    key: 'کلید', points: 'امتیاز', burst: /^هجوم: /, checkBalance: 'دیدن موجودی', skip: 'پرش تا بیکاری',
+    pause: 'توقف مصرف‌کننده', restart: 'راه‌اندازی دوبارهٔ فرایند', naive: 'کارگر ساده‌لوح در کنار',
+    copyLink: 'رونوشت پیوند به همین وضعیت', timeout: 'مهلت فراخواننده (میلی‌ثانیه)',
+  },
+};
+
+/**
+ * Fills every part of the page: grants applied, replayed, rejected and timed out, a
+ * restart, the naive worker's balances, a balance read, a permalink, a full queue with
+ * producers waiting, and a field with an error message.
+ */
+async function activity(page, lang) {
+  const t = TEXTS[lang];
+  const button = (name) => page.getByRole('button', { name, exact: typeof name === 'string' });
+  const skip = () => skipToIdle(page, { name: t.skip });
+  await page.getByRole('switch', { name: t.naive, exact: true }).check();
+  await page.getByLabel(t.loseAck, { exact: true }).check();
+  await button(t.send).click();
+  await skip();
+  await button(t.retrySame).click();
+  await skip();
+  await page.getByLabel(t.points, { exact: true }).fill('200');
+  await button(t.send).click();
+  await skip();
+  await button(t.retryFresh).click();
+  await skip();
+  await page.getByLabel(t.key, { exact: true }).fill('order-2001');
+  await page.getByLabel(t.points, { exact: true }).fill('25');
+  await button(t.send).click();
+  await skip();
+  await button(t.restart).click();
+  await button(t.retrySame).click();
+  await skip();
+  await button(t.burst).click();
+  await skip();
+  await button(t.checkBalance).click();
+  await button(t.copyLink).click();
+  // Work left in hand: a long caller timeout, a paused consumer, a full queue and producers waiting.
+  await setSetting(page, t.timeout, 600_000);
+  await page.getByLabel(t.pause, { exact: true }).check();
+  await button(t.burst).click();
+  await page.locator('[data-testid="waiting"]:not([data-waiting="0"])').waitFor();
+  await page.getByLabel(t.points, { exact: true }).fill('abc');
+  assert.equal(await page.getByLabel(t.points, { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.ok((await page.locator('[data-testid="timeline-row"]').count()) >= 20);
+  assert.ok((await page.locator('[data-testid="receipt-row"]').count()) >= 3);
+  assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '16');
+}
+
+for (const lang of ['en', 'fa']) {
+  const language = lang === 'en' ? 'English' : 'Persian';
+
+  test(`axe: the empty lab in ${language}, light and dark, desktop, projector and phone`, async () => {
+    const found = [];
+    await withAxe({ query: `?lang=${lang}` }, (page) => scanAll(page, `${language}, empty lab`, found));
+    await assertNoViolations(found, `empty-${lang}`);
+  });
+
+  test(`axe: the lab after activity in ${language}, light and dark, desktop, projector and phone`, async () => {
+    const found = [];
+    await withAxe({ query: `?lang=${lang}` }, async (page) => {
+      await activity(page, lang);
+      await scanAll(page, `${language}, after activity`, found);
+    });
+    await assertNoViolations(found, `activity-${lang}`);
+  });
+
+  test(`axe: embedded (?embed=1) in ${language}, light and dark, projector and phone`, async () => {
+    const found = [];
+    await withAxe({ query: `?embed=1&lang=${lang}` }, async (page) => {
+      await scanAll(page, `${language}, embedded, empty`, found, { viewports: ['projector', 'phone'] });
+      await activity(page, lang);
+      await scanAll(page, `${language}, embedded, after activity`, found, { viewports: ['projector', 'phone'] });
+    });
+    await assertNoViolations(found, `embed-${lang}`);
+  });
+}
