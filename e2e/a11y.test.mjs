@@ -99,7 +99,7 @@ const TEXTS = {
 /**
  * Fills every part of the page: grants applied, replayed, rejected and timed out, a
  * restart, the naive worker's balances, a balance read, a permalink, a full queue with
- * producers waiting, and a field with an error message.
+ * producers waiting, a field with an error message and a notice.
  */
 async function activity(page, lang) {
   const t = TEXTS[lang];
@@ -132,8 +132,11 @@ async function activity(page, lang) {
   await page.getByLabel(t.pause, { exact: true }).check();
   await button(t.burst).click();
   await page.locator('[data-testid="waiting"]:not([data-waiting="0"])').waitFor();
+  // A field with its error message, and the notice a refused send shows.
   await page.getByLabel(t.points, { exact: true }).fill('abc');
   assert.equal(await page.getByLabel(t.points, { exact: true }).getAttribute('aria-invalid'), 'true');
+  await button(t.send).click();
+  await page.getByTestId('notice').waitFor();
   assert.ok((await page.locator('[data-testid="timeline-row"]').count()) >= 20);
   assert.ok((await page.locator('[data-testid="receipt-row"]').count()) >= 3);
   assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '16');

@@ -548,12 +548,22 @@ fn visible_returns_a_text_without_a_problem_unchanged_and_borrowed() {
         PERSIAN_WANT,
         "سفارش-۱۰۴۲",
         "ب\u{200D}ب",
-        "a␠",
     ] {
         let shown = visible(text);
         assert_eq!(shown, text);
         assert!(matches!(shown, Cow::Borrowed(_)), "{text:?}");
     }
+}
+
+/// The signs `visible` draws with, typed into a text, are shown by their code:
+/// a typed `␠` must not look like a space at the end.
+#[test]
+fn typed_signs_are_shown_by_their_code_so_they_cannot_pass_for_a_space() {
+    assert_eq!(visible("a␠"), "a⟨U+2420⟩");
+    assert_eq!(visible("⟨U+200B⟩"), "⟨U+27E8⟩U+200B⟩");
+    assert_ne!(visible("order-1042␠"), visible("order-1042 "));
+    assert_ne!(visible("a⟨U+200B⟩"), visible("a\u{200B}"));
+    assert_eq!(read_request("account-7", "a␠", "100").map(|_| ()), Ok(()));
 }
 
 #[test]

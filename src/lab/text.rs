@@ -40,14 +40,31 @@ pub fn is_invisible(prev: Option<char>, c: char, next: Option<char>) -> bool {
         | '\u{FEFF}'
         | '\u{FFA0}'
         | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{1BCA0}'..='\u{1BCA3}'
         | '\u{1D173}'..='\u{1D17A}'
         | '\u{E0000}'..='\u{E0FFF}' => true,
         _ => false,
     }
 }
 
+/// Letters of the Arabic script (Arabic, its supplements and extensions, and
+/// presentation forms), the script whose letters join.
 fn is_arabic_letter(c: char) -> bool {
-    matches!(c, '\u{0620}'..='\u{064A}' | '\u{066E}'..='\u{06D3}' | '\u{06FA}'..='\u{06FF}' | '\u{0750}'..='\u{077F}' | '\u{FB50}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}')
+    matches!(
+        c,
+        '\u{0620}'..='\u{064A}'
+            | '\u{066E}'..='\u{066F}'
+            | '\u{0671}'..='\u{06D3}'
+            | '\u{06D5}'
+            | '\u{06EE}'..='\u{06EF}'
+            | '\u{06FA}'..='\u{06FF}'
+            | '\u{0750}'..='\u{077F}'
+            | '\u{0870}'..='\u{0887}'
+            | '\u{0889}'..='\u{088E}'
+            | '\u{08A0}'..='\u{08C9}'
+            | '\u{FB50}'..='\u{FDFF}'
+            | '\u{FE70}'..='\u{FEFC}'
+    )
 }
 
 /// Why an account or key cannot be told apart from another that looks the same,
@@ -68,12 +85,17 @@ pub fn look_alike_problem(text: &str) -> Option<FieldError> {
     hidden.then_some(FieldError::Invisible)
 }
 
+/// The signs `visible` draws with. Typed into a text, they are shown by their
+/// code too, so a sign on screen always stands for what it replaced.
+const SPACE_SIGN: char = '␠';
+const CODE_OPENS: char = '⟨';
+
 /// `text` as it must be shown so that no two different texts look alike: each
 /// character that cannot be seen becomes its code in brackets (`⟨U+200B⟩`), and a
 /// space at either end, or beside another space, becomes `␠`. Text with none of
-/// these comes back as it was, without a copy.
+/// these (and none of those signs) comes back as it was, without a copy.
 pub fn visible(text: &str) -> Cow<'_, str> {
-    if look_alike_problem(text).is_none() {
+    if look_alike_problem(text).is_none() && !text.contains([SPACE_SIGN, CODE_OPENS]) {
         return Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();
@@ -85,8 +107,8 @@ pub fn visible(text: &str) -> Cow<'_, str> {
             && prev.is_some_and(|p| p != ' ')
             && next.is_some_and(|n| n != ' ');
         if c == ' ' && !lone_space {
-            shown.push('␠');
-        } else if is_invisible(prev, c, next) {
+            shown.push(SPACE_SIGN);
+        } else if is_invisible(prev, c, next) || c == SPACE_SIGN || c == CODE_OPENS {
             shown.push_str(&format!("⟨U+{:04X}⟩", u32::from(c)));
         } else {
             shown.push(c);
