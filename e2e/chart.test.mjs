@@ -13,8 +13,8 @@ const { withLab } = suite;
 const button = (page, name) => page.getByRole('button', { name, exact: true });
 const chart = (page) => page.locator('section.chart');
 const texts = (locator) => locator.evaluateAll((els) => els.map((e) => e.textContent.trim()));
-const valueLabels = (page) => texts(page.locator('[data-testid="value-ticks"] li:not(.sizer)'));
-const attemptLabels = (page) => texts(page.locator('[data-testid="attempt-ticks"] li'));
+const valueLabels = (page) => texts(page.locator('[data-testid="value-ticks"] text'));
+const attemptLabels = (page) => texts(page.locator('[data-testid="attempt-ticks"] text'));
 /** The timeline's first column: the attempt numbers a learner reads there. */
 const timelineNumbers = (page) => texts(rows(page).locator('td:first-child'));
 
@@ -47,8 +47,8 @@ async function labelsBesideGridLines(page) {
     const ys = [...svg.querySelector('.chart-grid').getAttribute('d').matchAll(/M[\d.]+ ([\d.]+)H/g)].map(
       (m) => new DOMPoint(0, Number(m[1])).matrixTransform(ctm).y,
     );
-    const labels = [...document.querySelectorAll('[data-testid="value-ticks"] li:not(.sizer)')].map((li) => {
-      const r = li.getBoundingClientRect();
+    const labels = [...document.querySelectorAll('[data-testid="value-ticks"] text')].map((label) => {
+      const r = label.getBoundingClientRect();
       return r.top + r.height / 2;
     });
     return { ys, labels };
@@ -60,12 +60,16 @@ async function attemptsUnderLabels(page) {
   await page.locator('.chart-hover').scrollIntoViewIfNeeded();
   const area = await page.locator('.chart-hover').boundingBox();
   const found = [];
-  for (const label of await page.locator('[data-testid="attempt-ticks"] li').all()) {
+  for (const label of await page.locator('[data-testid="attempt-ticks"] text').all()) {
     const box = await label.boundingBox();
     await page.mouse.move(box.x + box.width / 2, area.y + area.height / 2);
-    found.push(await page.getByTestId('chart-readout').getAttribute('data-attempt'));
+    const readout = page.getByTestId('chart-readout');
+    assert.ok(await readout.isVisible(), 'the read-out shows while pointing');
+    found.push(await readout.getAttribute('data-attempt'));
+    found.words = (await readout.textContent()).replace(/[\u2068\u2069]/g, '');
   }
   await page.mouse.move(0, 0);
+  assert.ok(!(await page.getByTestId('chart-readout').isVisible()), 'and hides when the pointer leaves');
   return found;
 }
 
@@ -87,7 +91,9 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     // each under its own attempt (pointing there names that attempt).
     assert.match(await chart(page).locator('.axis-name.attempts').textContent(), /Attempt # \(as in the timeline’s first column\)/);
     assert.deepEqual(await attemptLabels(page), numbers);
-    assert.deepEqual(await attemptsUnderLabels(page), numbers);
+    const under = await attemptsUnderLabels(page);
+    assert.deepEqual([...under], numbers);
+    assert.equal(under.words, '#4 · Current balance right after: 125 · Stored receipt: receipt, balance 100 (older than the current balance)');
     const receipts = await page.locator('.receipt-mark').evaluate((e) => ({ ...e.dataset }));
     const withReceipt = await rows(page).evaluateAll((els) =>
       els.filter((e) => e.dataset.receiptBalance).map((e) => [e.querySelector('td').textContent.trim(), e.dataset.receiptBalance]),
@@ -115,10 +121,14 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
       cells.map((c) => c[1]),
       await rows(page).evaluateAll((els) => els.map((e) => e.dataset.currentBalance)),
     );
-    assert.match(cells[0][2], /^Timeout, but applied: no receipt reached the caller; it would say 100$/);
-    assert.match(cells[1][2], /^Stored receipt: receipt, balance 100$/);
-    assert.match(cells[2][2], /^Applied: receipt, balance 125$/);
-    assert.match(cells[3][2], /^Stored receipt: receipt, balance 100\s*older than the current balance$/);
+    // Numbers in the words are set apart (first-strong isolates) from the prose.
+    const iso = (n) => `\u2068${n}\u2069`;
+    assert.deepEqual(cells.map((c) => c[2]), [
+      `Timeout, but applied: no receipt reached the caller; it would say ${iso(100)}`,
+      `Stored receipt: receipt, balance ${iso(100)}`,
+      `Applied: receipt, balance ${iso(125)}`,
+      `Stored receipt: receipt, balance ${iso(100)} (older than the current balance)`,
+    ]);
     await chart(page).screenshot({ path: join(ARTIFACTS, 'chart-en.png') });
 
     // Persian: the words change, the data keeps the timeline's ASCII digits.
@@ -129,16 +139,18 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     assert.deepEqual(await valueLabels(page), ['0', '50', '100', '150']);
     assert.deepEqual(await timelineNumbers(page), numbers);
     assert.deepEqual(await attemptLabels(page), numbers);
-    assert.deepEqual(await attemptsUnderLabels(page), numbers);
+    const faUnder = await attemptsUnderLabels(page);
+    assert.deepEqual([...faUnder], numbers);
+    assert.equal(faUnder.words, '#4 · موجودی فعلی درست پس از آن: 125 · رسید ذخیره‌شده: رسید، موجودی 100 (قدیمی‌تر از موجودی فعلی)');
     const faSummary = await summary.textContent();
     assert.match(faSummary, /^تلاش‌های \u20681\u2069 تا \u20684\u2069 \(۴ تلاش رسم شده\): موجودی فعلی از \u20680\u2069 به \u2068125\u2069 رسید\./);
     assert.match(faSummary, /فراخواننده‌ها ۳ رسید گرفتند که ۱ تا از آن‌ها/);
     assert.equal(await table.locator('caption').textContent(), 'همهٔ تلاش‌های رسم‌شده (۴)، قدیمی‌ترین نخست.');
     const faCells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
     assert.deepEqual(faCells.map((c) => c.slice(0, 2)), cells.map((c) => c.slice(0, 2)), 'numbers stay as in the timeline');
-    assert.match(faCells[3][2], /رسید ذخیره‌شده: رسید، موجودی 100\s*قدیمی‌تر از موجودی فعلی/);
+    assert.equal(faCells[3][2], `رسید ذخیره‌شده: رسید، موجودی ${iso(100)} (قدیمی‌تر از موجودی فعلی)`);
     // The plot keeps its left-to-right order: the oldest attempt on the left.
-    const [first, last] = await Promise.all([0, 3].map((i) => page.locator('[data-testid="attempt-ticks"] li').nth(i).boundingBox()));
+    const [first, last] = await Promise.all([0, 3].map((i) => page.locator('[data-testid="attempt-ticks"] text').nth(i).boundingBox()));
     assert.ok(first.x < last.x);
     await chart(page).screenshot({ path: join(ARTIFACTS, 'chart-fa.png') });
   }));
@@ -187,7 +199,7 @@ test('after a stress run the balance line is drawn above the marks and shows at 
     // Paint order: the line comes after every mark.
     const order = await page.evaluate(() => {
       const svg = document.querySelector('[data-testid="balance-chart"]');
-      return [...svg.children].map((e) => e.getAttribute('class'));
+      return [...svg.querySelectorAll('path, polyline')].map((e) => e.getAttribute('class'));
     });
     const line = order.indexOf('current-line');
     for (const mark of ['receipt-mark', 'receipt-hole', 'unseen-mark', 'receipt-below', 'chart-connector']) {

@@ -355,7 +355,10 @@ async fn the_store_lists_receipts_and_a_separate_balance_read() {
         .collect();
     assert_eq!(
         receipts,
-        vec!["account-7 · order-1042100100", "account-7 · order-104325125"]
+        vec![
+            "account-7 · order-1042100100",
+            "account-7 · order-104325125"
+        ]
     );
     let store = lab.find("[data-testid=store]").unwrap();
     assert_eq!(store.get_attribute("data-receipts").as_deref(), Some("2"));

@@ -603,3 +603,91 @@ fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
         "{caption}"
     );
 }
+
+#[test]
+fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
+    let chart = chart_of(&lesson());
+    let svg = chart.plot_markup(None);
+    let at = |class: &str| {
+        svg.find(&format!(r#"class="{class}""#))
+            .unwrap_or_else(|| panic!("no {class} in {svg}"))
+    };
+    let line = at("current-line");
+    for under in [
+        "chart-grid",
+        "chart-connector",
+        "unseen-mark",
+        "receipt-mark",
+        "receipt-hole",
+        "receipt-below",
+        "current-line-halo",
+    ] {
+        assert!(at(under) < line, "{under} is painted before the line");
+    }
+    assert!(svg.ends_with(&format!(
+        r#"<polyline class="current-line" points="{}"/></g>"#,
+        chart.line
+    )));
+    assert!(svg.starts_with("<g>"), "a few attempts: marks at full size");
+    assert!(!svg.contains("chart-guide"), "no guide without a pointer");
+    assert!(svg.contains(r#"class="receipt-mark" d="M"#));
+    assert!(
+        svg.contains(r#"data-count="3" data-attempts="2 3 4" data-balances="100 125 100""#),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(r#"data-count="1" data-attempts="1" data-balances="100""#),
+        "{svg}"
+    );
+    // The guide goes through the attempt under the pointer, under the marks.
+    let guided = chart.plot_markup(Some(3));
+    assert!(guided.contains(&format!(
+        r#"<path class="chart-guide" d="{}"/>"#,
+        chart.guide(3)
+    )));
+    assert!(guided.find("chart-guide") < guided.find("receipt-mark"));
+    assert!(
+        !chart.plot_markup(Some(4)).contains("chart-guide"),
+        "only drawn attempts"
+    );
+
+    // Labels: each value at its tick's height, each attempt under its mark.
+    let values = chart.value_labels_markup();
+    for tick in &chart.axis.ticks {
+        assert!(
+            values.contains(&format!(r#"y="{}""#, tick.offset))
+                && values.contains(&format!(">{}</text>", tick.value)),
+            "{values}"
+        );
+    }
+    assert_eq!(values.matches("<text").count(), chart.axis.ticks.len());
+    let attempts = chart.attempt_labels_markup();
+    let labelled: Vec<&str> = attempts
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next())
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(labelled, ["1", "2", "3", "4"]);
+    for tick in &chart.attempt_ticks {
+        assert!(attempts.contains(&format!(r#"x="{}""#, percent(tick.x, CHART_WIDTH))));
+    }
+}
+
+#[test]
+fn many_attempts_draw_smaller_marks() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetCallerTimeout { ms: 60_000 })
+        .unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "account-7".into(),
+        points: 1,
+        count: 41,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    assert!(chart_of(&lab)
+        .plot_markup(None)
+        .starts_with(r#"<g class="dense">"#));
+    let few = chart_of(&lesson()).plot_markup(None);
+    assert!(!few.contains("dense"));
+}

@@ -211,7 +211,8 @@ impl Model {
                 // The store lists receipts as a person reads them: op-2 before op-10.
                 let mut receipts: Vec<GrantResult> = self.receipts.values().cloned().collect();
                 receipts.sort_by(|a, b| {
-                    natural_cmp(&a.account_id, &b.account_id).then_with(|| natural_cmp(&a.key, &b.key))
+                    natural_cmp(&a.account_id, &b.account_id)
+                        .then_with(|| natural_cmp(&a.key, &b.key))
                 });
                 receipts
             },

@@ -37,6 +37,8 @@ pub const CHART_MAX_ATTEMPTS: usize = 120;
 /// The text equivalent lists at most this many of the drawn attempts (the newest);
 /// the rest are counted in its summary.
 pub const CHART_TABLE_ROWS: usize = 20;
+/// Above this many attempts drawn, marks are drawn smaller.
+const DENSE_ATTEMPTS: usize = 40;
 /// Value ticks aim at about this many intervals (2 to 5 come out).
 const VALUE_INTERVALS: i64 = 4;
 /// The attempt axis labels every attempt up to this many, else this many evenly
@@ -255,6 +257,98 @@ impl BalanceChart {
     pub fn receipts_below_scale(&self) -> impl Iterator<Item = &Mark> {
         self.receipts.iter().filter(|m| m.below_scale)
     }
+}
+
+/// SVG markup of the chart, for the view to set as the content of its three
+/// `<svg>` elements. Only numbers and fixed class names go in (no text a person
+/// typed), so there is nothing to escape; one string per element keeps the page's
+/// code small and its DOM to one node per kind of mark.
+impl BalanceChart {
+    /// The drawing, bottom layer first: grid, attempt ticks, the guide through
+    /// the attempt under the pointer (if any), connectors, marks, and the line
+    /// last, over a halo, so no mark can hide it. Each kind of mark is one path,
+    /// with the attempts and balances it stands for in `data-` attributes.
+    pub fn plot_markup(&self, guide: Option<usize>) -> String {
+        // Many attempts sit closer together than a mark is wide: smaller marks.
+        let mut svg = String::from(if self.attempts > DENSE_ATTEMPTS {
+            r#"<g class="dense">"#
+        } else {
+            "<g>"
+        });
+        let mut path = |class: &str, d: &str, data: &str| {
+            svg.push_str(&format!(r#"<path class="{class}" d="{d}"{data}/>"#));
+        };
+        path("chart-grid", &self.grid, "");
+        path("chart-attempt-tick", &self.attempt_tick_marks, "");
+        if let Some(i) = guide.filter(|i| *i < self.rows.len()) {
+            path("chart-guide", &self.guide(i), "");
+        }
+        path("chart-connector", &self.connectors, "");
+        path(
+            "unseen-mark",
+            &dots_path(&self.unseen),
+            &mark_data(&self.unseen),
+        );
+        // The ring of a receipt is a dot with a hole; the data name every receipt,
+        // those drawn below the scale included.
+        let in_scale = dots_path(self.receipts_in_scale());
+        path("receipt-mark", &in_scale, &mark_data(&self.receipts));
+        path("receipt-hole", &in_scale, "");
+        let below = self.receipts_below_scale().count();
+        path(
+            "receipt-below",
+            &chevrons_path(self.receipts_below_scale()),
+            &format!(r#" data-count="{below}""#),
+        );
+        for class in ["current-line-halo", "current-line"] {
+            svg.push_str(&format!(
+                r#"<polyline class="{class}" points="{}"/>"#,
+                self.line
+            ));
+        }
+        svg.push_str("</g>");
+        svg
+    }
+
+    /// The value axis's labels, for an `<svg>` beside the drawing, as tall as it:
+    /// right-aligned, each at its tick's height in percent.
+    pub fn value_labels_markup(&self) -> String {
+        self.axis
+            .ticks
+            .iter()
+            .map(|t| {
+                format!(
+                    r#"<text x="100%" y="{}" dy="0.35em" text-anchor="end" data-value="{}">{}</text>"#,
+                    t.offset, t.value, t.value
+                )
+            })
+            .collect()
+    }
+
+    /// The attempt axis's labels, for an `<svg>` under the drawing, as wide as
+    /// it: each centred under its attempt.
+    pub fn attempt_labels_markup(&self) -> String {
+        self.attempt_ticks
+            .iter()
+            .map(|t| {
+                format!(
+                    r#"<text x="{}" y="0" dy="1em" text-anchor="middle" data-attempt="{}">{}</text>"#,
+                    t.offset, t.attempt, t.attempt
+                )
+            })
+            .collect()
+    }
+}
+
+/// `data-count`, `data-attempts` and `data-balances` of a kind of mark.
+fn mark_data(marks: &[Mark]) -> String {
+    let joined = |values: Vec<String>| values.join(" ");
+    format!(
+        r#" data-count="{}" data-attempts="{}" data-balances="{}""#,
+        marks.len(),
+        joined(marks.iter().map(|m| m.attempt.to_string()).collect()),
+        joined(marks.iter().map(|m| m.balance.to_string()).collect())
+    )
 }
 
 fn x_step(attempts: usize) -> f64 {

@@ -12,7 +12,9 @@ use super::form::FieldError;
 /// seen there and only there.
 pub fn is_invisible(prev: Option<char>, c: char, next: Option<char>) -> bool {
     match c {
-        '\u{200C}' | '\u{200D}' => !(prev.is_some_and(is_arabic_letter) && next.is_some_and(is_arabic_letter)),
+        '\u{200C}' | '\u{200D}' => {
+            !(prev.is_some_and(is_arabic_letter) && next.is_some_and(is_arabic_letter))
+        }
         // The plain space is visible between words; other white space (no-break,
         // thin, ideographic, tabs, line breaks) is not told apart from it.
         ' ' => false,
@@ -103,9 +105,8 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     for (i, &c) in chars.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| chars[p]);
         let next = chars.get(i + 1).copied();
-        let lone_space = c == ' '
-            && prev.is_some_and(|p| p != ' ')
-            && next.is_some_and(|n| n != ' ');
+        let lone_space =
+            c == ' ' && prev.is_some_and(|p| p != ' ') && next.is_some_and(|n| n != ' ');
         if c == ' ' && !lone_space {
             shown.push(SPACE_SIGN);
         } else if is_invisible(prev, c, next) || c == SPACE_SIGN || c == CODE_OPENS {

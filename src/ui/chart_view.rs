@@ -1,22 +1,19 @@
 //! The balance chart: seeing that a receipt's balance and the current balance part
-//! ways. It paints the geometry of `lab::balance_chart`: a labelled value axis,
-//! attempt numbers as in the timeline, marks under the line, a read-out of the
+//! ways. It paints the geometry of `lab::balance_chart` (a labelled value axis,
+//! attempt numbers as in the timeline, marks under the line), a read-out of the
 //! attempt under the pointer, and the same facts in words and as a table.
+//!
+//! The drawing and its axis labels are set as whole SVG markup made by the
+//! geometry: a few reactive nodes instead of one per mark or label keeps both the
+//! DOM and the Wasm bundle small.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::Texts;
-use crate::lab::{
-    balance_chart, chevrons_path, dots_path, percent, ChartRow, CHART_MAX_ATTEMPTS, CHART_VIEW_BOX,
-    CHART_WIDTH,
-};
+use crate::lab::{balance_chart, ChartRow, CHART_MAX_ATTEMPTS, CHART_VIEW_BOX};
 
 use super::controller::Controller;
-
-/// Above this many attempts drawn, marks are drawn smaller (they sit closer
-/// together than their size).
-const DENSE_ATTEMPTS: usize = 40;
 
 #[component]
 pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
@@ -28,10 +25,11 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
     });
     // The drawn attempt under the pointer, if any.
     let hovered = RwSignal::new(None::<usize>);
-    let hovered_row = Memo::new(move |_| {
+    // Its row, while it is drawn.
+    let pointed = move || {
         let i = hovered.get()?;
-        chart.with(|c| c.rows.get(i).cloned().map(|row| (i, row)))
-    });
+        chart.with(|c| c.rows.get(i).cloned())
+    };
     let point = move |ev: leptos::ev::PointerEvent| {
         // The hover layer has no children, so the offset is from its own edge.
         let Some(layer) = ev
@@ -57,72 +55,51 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
         table_open.set(open);
     };
 
-    let value_ticks = move || {
-        chart.with(|c| {
-            let sizer = c.axis.widest_label();
-            let ticks = c
-                .axis
-                .ticks
-                .iter()
-                .map(|t| view! { <li style:top=t.offset.clone() data-value=t.value>{t.value}</li> })
-                .collect_view();
-            view! {
-                <li class="sizer">{sizer}</li>
-                {ticks}
-            }
-        })
-    };
-    let attempt_ticks = move || {
-        chart.with(|c| {
-            c.attempt_ticks
-                .iter()
-                .map(|t| view! { <li style:left=t.offset.clone() data-attempt=t.attempt>{t.attempt}</li> })
-                .collect_view()
-        })
-    };
-    let readout = move || {
-        let (i, row) = hovered_row.get()?;
-        let lang = ctl.lang.get();
-        let t = lang.texts();
-        let x = chart.with(|c| c.x_of(i));
-        // Past the middle, the read-out opens to the left of the attempt.
-        let flip = x > CHART_WIDTH / 2.0;
-        let (label, number, older) = mark_words(t, &row);
-        Some(view! {
-            <p
-                class="chart-readout"
-                class:flip=flip
-                style:left=percent(x, CHART_WIDTH)
-                dir=lang.dir()
-                aria-hidden="true"
-                data-testid="chart-readout"
-                data-attempt=row.attempt
-            >
-                <strong>"#" <bdi dir="ltr">{row.attempt}</bdi></strong>
-                " · " {t.chart_col_balance} ": " <bdi dir="ltr">{row.balance}</bdi>
-                " · " {label}
-                {number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
-                {older.then(|| view! { " (" {t.chart_mark_older} ")" })}
-            </p>
-        })
-    };
     let summary = move || {
         let lang = ctl.lang.get();
         let t = lang.texts();
         chart.with(|c| {
             let s = c.summary()?;
-            let floor = (!c.axis.starts_at_zero()).then(|| (t.chart_floor)(lang, c.axis.min));
             let mut words = format!(
                 "{} {}",
                 (t.chart_summary)(lang, s.first_attempt, s.last_attempt, s.drawn, s.from, s.to),
                 (t.chart_counts)(lang, s.receipts, s.older_receipts, s.unseen)
             );
-            if let Some(floor) = floor {
+            if !c.axis.starts_at_zero() {
                 words.push(' ');
-                words.push_str(&floor);
+                words.push_str(&(t.chart_floor)(lang, c.axis.min));
             }
             Some(words)
         })
+    };
+    // One closure for the legend: it changes with the language, and two of its
+    // entries only show when the chart has such marks.
+    let legend = move || {
+        let t = texts();
+        let (connectors, below) = chart.with(|c| {
+            (
+                !c.connectors.is_empty(),
+                c.receipts_below_scale().next().is_some(),
+            )
+        });
+        view! {
+            <li><span class="swatch line" aria-hidden="true"></span>{t.chart_current}</li>
+            <li><span class="swatch receipt" aria-hidden="true"></span>{t.chart_receipt}</li>
+            <li><span class="swatch unseen" aria-hidden="true"></span>{t.chart_unseen}</li>
+            <li hidden=!connectors><span class="swatch connector" aria-hidden="true"></span>{t.chart_connector}</li>
+            <li hidden=!below><span class="swatch below" aria-hidden="true">"⌄"</span>{t.chart_below}</li>
+        }
+    };
+    let readout = move || {
+        let row = pointed()?;
+        let t = texts();
+        Some(format!(
+            "#{} · {}: {} · {}",
+            isolated(row.attempt),
+            t.chart_col_balance,
+            isolated(row.balance),
+            mark_words(t, &row)
+        ))
     };
     let table = move || {
         if !table_open.get() {
@@ -136,16 +113,11 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
             let body = rows
                 .iter()
                 .map(|row| {
-                    let (label, number, older) = mark_words(t, row);
                     view! {
-                        <tr data-attempt=row.attempt data-outcome=row.outcome.code()>
-                            <td class="num"><bdi dir="ltr">{row.attempt}</bdi></td>
-                            <td class="num"><bdi dir="ltr">{row.balance}</bdi></td>
-                            <td>
-                                {label}
-                                {number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
-                                {older.then(|| view! { <span class="older">{t.chart_mark_older}</span> })}
-                            </td>
+                        <tr data-attempt=row.attempt>
+                            <td class="num">{row.attempt}</td>
+                            <td class="num">{row.balance}</td>
+                            <td>{mark_words(t, row)}</td>
                         </tr>
                     }
                 })
@@ -186,54 +158,39 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                 // Left to right in both languages, like the timeline's numbers: the
                 // oldest attempt on the left, the value axis beside it.
                 <div class="chart-plot" dir="ltr">
-                    <p class="axis-name value" dir=move || ctl.lang.get().dir() aria-hidden="true">
+                    // Over the top of the plot, shown while pointing at an attempt
+                    // (the guide line marks which): it moves nothing.
+                    <p
+                        class="chart-readout"
+                        dir="auto"
+                        aria-hidden="true"
+                        data-testid="chart-readout"
+                        data-attempt=move || pointed().map(|row| row.attempt)
+                    >
+                        {readout}
+                    </p>
+                    <p class="axis-name value" dir="auto" aria-hidden="true">
                         {move || texts().chart_value_axis}
                     </p>
-                    <ol class="value-ticks" aria-hidden="true" data-testid="value-ticks">{value_ticks}</ol>
+                    <div class="value-ticks" aria-hidden="true">
+                        // Invisible: gives the label column the widest label's width.
+                        <span class="sizer">{move || chart.with(|c| c.axis.widest_label())}</span>
+                        <svg data-testid="value-ticks" inner_html=move || chart.with(|c| c.value_labels_markup())></svg>
+                    </div>
                     <div class="chart-area">
                         <svg
                             class="balance-chart"
-                            class:dense=move || chart.with(|c| c.attempts > DENSE_ATTEMPTS)
                             viewBox=CHART_VIEW_BOX
                             preserveAspectRatio="none"
                             role="img"
                             aria-labelledby="chart-title"
                             aria-describedby="chart-summary"
                             data-testid="balance-chart"
-                        >
-                            <path class="chart-grid" d=move || chart.with(|c| c.grid.clone()) />
-                            <path class="chart-attempt-tick" d=move || chart.with(|c| c.attempt_tick_marks.clone()) />
-                            <path
-                                class="chart-guide"
-                                d=move || hovered_row.with(|h| h.as_ref().map(|(i, _)| chart.with(|c| c.guide(*i))))
-                            />
-                            <path class="chart-connector" d=move || chart.with(|c| c.connectors.clone()) />
-                            <path
-                                class="unseen-mark"
-                                d=move || chart.with(|c| dots_path(&c.unseen))
-                                data-count=move || chart.with(|c| c.unseen.len())
-                                data-attempts=move || chart.with(|c| joined(c.unseen.iter().map(|m| m.attempt)))
-                                data-balances=move || chart.with(|c| joined(c.unseen.iter().map(|m| m.balance)))
-                            />
-                            // Every receipt's attempt and balance, those drawn below
-                            // the scale included; the ring is the two paths below.
-                            <path
-                                class="receipt-mark"
-                                d=move || chart.with(|c| dots_path(c.receipts_in_scale()))
-                                data-count=move || chart.with(|c| c.receipts.len())
-                                data-attempts=move || chart.with(|c| joined(c.receipts.iter().map(|m| m.attempt)))
-                                data-balances=move || chart.with(|c| joined(c.receipts.iter().map(|m| m.balance)))
-                            />
-                            <path class="receipt-hole" d=move || chart.with(|c| dots_path(c.receipts_in_scale())) />
-                            <path
-                                class="receipt-below"
-                                d=move || chart.with(|c| chevrons_path(c.receipts_below_scale()))
-                                data-count=move || chart.with(|c| c.receipts_below_scale().count())
-                            />
-                            // The line last, over a halo: no mark can hide it.
-                            <polyline class="current-line-halo" points=move || chart.with(|c| c.line.clone()) />
-                            <polyline class="current-line" points=move || chart.with(|c| c.line.clone()) />
-                        </svg>
+                            inner_html=move || {
+                                let guide = hovered.get();
+                                chart.with(|c| c.plot_markup(guide))
+                            }
+                        ></svg>
                         <div
                             class="chart-hover"
                             aria-hidden="true"
@@ -241,24 +198,18 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                             on:pointerdown=point
                             on:pointerleave=move |_| hovered.set(None)
                         ></div>
-                        {readout}
                     </div>
-                    <ol class="attempt-ticks" aria-hidden="true" data-testid="attempt-ticks">{attempt_ticks}</ol>
-                    <p class="axis-name attempts" dir=move || ctl.lang.get().dir() aria-hidden="true">
+                    <svg
+                        class="attempt-ticks"
+                        aria-hidden="true"
+                        data-testid="attempt-ticks"
+                        inner_html=move || chart.with(|c| c.attempt_labels_markup())
+                    ></svg>
+                    <p class="axis-name attempts" dir="auto" aria-hidden="true">
                         {move || texts().chart_attempt_axis}
                     </p>
                 </div>
-                <ul class="legend">
-                    <li><span class="swatch line" aria-hidden="true"></span>{move || texts().chart_current}</li>
-                    <li><span class="swatch receipt" aria-hidden="true"></span>{move || texts().chart_receipt}</li>
-                    <li><span class="swatch unseen" aria-hidden="true"></span>{move || texts().chart_unseen}</li>
-                    {move || chart.with(|c| !c.connectors.is_empty()).then(|| view! {
-                        <li><span class="swatch connector" aria-hidden="true"></span>{move || texts().chart_connector}</li>
-                    })}
-                    {move || chart.with(|c| c.receipts_below_scale().next().is_some()).then(|| view! {
-                        <li><span class="swatch below" aria-hidden="true">"⌄"</span>{move || texts().chart_below}</li>
-                    })}
-                </ul>
+                <ul class="legend">{legend}</ul>
                 <p id="chart-summary" class="chart-summary" data-testid="chart-summary">{summary}</p>
                 <details class="chart-table" on:toggle=toggled>
                     <summary>{move || texts().chart_table}</summary>
@@ -269,27 +220,28 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
     }
 }
 
-/// What the chart shows for a row, in words: a label, the number that follows it
-/// (data: ASCII digits, set apart by the caller), and whether the receipt is older
-/// than the current balance.
-fn mark_words(t: &Texts, row: &ChartRow) -> (String, Option<i32>, bool) {
+/// What the chart shows for a row, in words: what the caller got, the balance
+/// its mark stands for (data: ASCII digits, set apart from the prose), and
+/// whether the receipt is older than the current balance.
+fn mark_words(t: &Texts, row: &ChartRow) -> String {
     let outcome = (t.outcome)(row.outcome);
     match (row.receipt, row.unseen) {
-        (Some(receipt), _) => (
-            format!("{outcome}: {}", t.chart_mark_receipt),
-            Some(receipt),
-            row.receipt_is_older(),
+        (Some(receipt), _) if row.receipt_is_older() => format!(
+            "{outcome}: {} {} ({})",
+            t.chart_mark_receipt,
+            isolated(receipt),
+            t.chart_mark_older
         ),
-        (None, Some(would_say)) => (
-            format!("{outcome}: {}", t.chart_mark_unseen),
-            Some(would_say),
-            false,
-        ),
-        (None, None) => (format!("{outcome}: {}", t.chart_mark_none), None, false),
+        (Some(receipt), _) => format!("{outcome}: {} {}", t.chart_mark_receipt, isolated(receipt)),
+        (None, Some(would_say)) => {
+            format!("{outcome}: {} {}", t.chart_mark_unseen, isolated(would_say))
+        }
+        (None, None) => format!("{outcome}: {}", t.chart_mark_none),
     }
 }
 
-/// Numbers for a `data-` attribute, separated by spaces.
-fn joined<T: ToString>(values: impl Iterator<Item = T>) -> String {
-    values.map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+/// A number set apart from the prose around it (first-strong isolate), so
+/// right-to-left text cannot move it.
+fn isolated(n: impl std::fmt::Display) -> String {
+    format!("\u{2068}{n}\u{2069}")
 }

@@ -129,7 +129,9 @@ fn tab_storage() -> Option<web_sys::Storage> {
 pub fn load_saved() -> Option<String> {
     let key = storage_key();
     let read = |storage: web_sys::Storage| storage.get_item(&key).ok().flatten();
-    tab_storage().and_then(read).or_else(|| storage().and_then(read))
+    tab_storage()
+        .and_then(read)
+        .or_else(|| storage().and_then(read))
 }
 
 /// Keeps the session for the next reload of this tab, and for the next new tab;

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::PointWorker;
 use crate::core::GrantPoints;
+use crate::core::PointWorker;
 use crate::lab::{visible, Action};
 
 use super::controller::Controller;
