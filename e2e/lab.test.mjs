@@ -151,7 +151,8 @@ test('a processing time shows the consumer holding a delivery, in real time at 1
     const started = Date.now();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.locator('[data-testid="consumer"].busy').waitFor();
-    assert.match(await page.getByTestId('consumer').textContent(), /Consumer is applying: order-1042 \+100/);
+    // The delivery in hand is named by its attempt, then the whole request.
+    assert.match(await page.getByTestId('consumer').textContent(), /Consumer is applying: attempt 1 account-7 · order-1042 · \+100/);
     assert.equal(await rows(page).count(), 0);
     await lastRow(page).waitFor({ timeout: 10_000 });
     // At 1x virtual time never runs ahead of the wall clock.

@@ -143,7 +143,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
             <h2 id="chart-title">
                 {move || texts().chart_title}
                 " "
-                <bdi dir="ltr">{move || account.get()}</bdi>
+                <bdi dir="ltr">{move || crate::lab::visible(&account.get()).into_owned()}</bdi>
                 {move || {
                     let drawn = chart.get().attempts;
                     (drawn >= CHART_MAX_ATTEMPTS).then(|| {

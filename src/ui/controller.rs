@@ -227,7 +227,8 @@ impl Controller {
         self.replaced.set_value(worth_keeping.then_some(old));
         self.notice.set(match by {
             Replacement::Import(actions) if !worth_keeping => Some(Notice::Imported(actions)),
-            Replacement::Reset if !worth_keeping => None,
+            // Nothing was replaced: a link opened in a fresh browser just opens.
+            Replacement::Reset | Replacement::Link if !worth_keeping => None,
             _ => Some(Notice::Replaced(by)),
         });
     }
