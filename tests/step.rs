@@ -8,6 +8,9 @@
 //! Default caller timeout 3,000 ms, processing 100 ms. The number of property
 //! cases comes from `PROPTEST_CASES` (default 10,000).
 
+mod common;
+use common::{event_log, lab_of};
+
 use std::collections::VecDeque;
 
 use idempotency_lab::lab::{from_json, to_json, Action, Lab, LabError, Outcome, Truth};
@@ -30,19 +33,6 @@ fn send(key: &str, points: i32) -> Action {
 
 fn pause(on: bool) -> Action {
     Action::SetPaused { paused: on }
-}
-
-fn lab_of(actions: &[Action]) -> Lab {
-    let mut lab = Lab::new();
-    for action in actions {
-        lab.dispatch(action.clone())
-            .unwrap_or_else(|e| panic!("{action:?}: {e}"));
-    }
-    lab
-}
-
-fn event_log(lab: &Lab) -> String {
-    serde_json::to_string(&*lab.state().world().events()).unwrap()
 }
 
 /// The attempts of every event of one kind, in log order.

@@ -4,6 +4,9 @@
 //! worker and not the callers, every timeout later tells its truth, a restart
 //! forgets, the naive worker beside grants twice, and undo/redo are exact.
 
+mod common;
+use common::{event_log, lab_of};
+
 use idempotency_lab::lab::{Action, Lab, LabError, Origin, Outcome, Truth};
 use idempotency_lab::sim::{Event, Happening, World};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, StoreOutcome};
@@ -34,19 +37,6 @@ fn receipt(key: &str, points: i32, balance: i32) -> GrantResult {
         points,
         balance,
     }
-}
-
-fn lab_of(actions: &[Action]) -> Lab {
-    let mut lab = Lab::new();
-    for action in actions {
-        lab.dispatch(action.clone())
-            .unwrap_or_else(|e| panic!("{action:?}: {e}"));
-    }
-    lab
-}
-
-fn event_log(lab: &Lab) -> String {
-    serde_json::to_string(&*lab.state().world().events()).unwrap()
 }
 
 fn events(lab: &Lab) -> Vec<Event> {

@@ -221,10 +221,7 @@ impl LabState {
             Action::SetProcessingTime { ms } if ms > MAX_SETTING_MS => {
                 Err(LabError::ProcessingTime(ms))
             }
-            Action::Step if !self.world.paused() => Err(LabError::StepNotPaused),
-            Action::Step if self.fold.queue.is_empty() || self.fold.in_hand.is_some() => {
-                Err(LabError::NothingToStep)
-            }
+            Action::Step => self.step_refusal().map_or(Ok(()), Err),
             _ => Ok(()),
         }
     }
@@ -298,6 +295,18 @@ impl LabState {
                     .contains(&(account_id.to_owned(), key.clone()))
             })
             .expect("an unused key exists")
+    }
+
+    /// Why a step cannot be taken now, if it cannot: the one rule for the lab's
+    /// refusal and for the page's Step button.
+    pub fn step_refusal(&self) -> Option<LabError> {
+        if !self.world.paused() {
+            Some(LabError::StepNotPaused)
+        } else if self.fold.queue.is_empty() || self.fold.in_hand.is_some() {
+            Some(LabError::NothingToStep)
+        } else {
+            None
+        }
     }
 
     pub fn world(&self) -> &World {

@@ -20,6 +20,8 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
     let in_hand = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_hand().cloned()));
     let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting()));
     let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
+    // Some(reason) while a step would be refused.
+    let step_refused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().step_refusal()));
 
     // Each filled slot shows what tells it apart from its neighbours (the
     // attempt's number, as in the timeline; the points; the end of the key), and
@@ -93,10 +95,7 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                 <button
                     data-testid="step"
                     aria-describedby="step-hint"
-                    aria-disabled=move || {
-                        let can = paused.get() && in_hand.get().is_none() && !queued.with(Vec::is_empty);
-                        (!can).to_string()
-                    }
+                    aria-disabled=move || step_refused.with(Option::is_some).to_string()
                     on:click=move |_| {
                         ctl.dispatch(Action::Step);
                     }
