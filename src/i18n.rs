@@ -430,6 +430,7 @@ static EN: Texts = Texts {
         Truth::AppliedBeforeTimeout => "In truth: the store had already applied it; only the answer was lost.",
         Truth::AppliedAfterTimeout => "In truth: still queued or running at the timeout, applied later.",
         Truth::Pending => "In truth: still queued or running; not known yet.",
+        Truth::Crashed => "In truth: the process crashed while handling it; the crash row says what was written.",
     },
     at_time: |_, ms| format!("at {} s", seconds(ms)),
     process_marker: |_, n| format!("process {n}"),
@@ -634,6 +635,26 @@ static FA: Texts = Texts {
             fa(MAX_ACTIONS),
             fa(MAX_SENDS)
         ),
+        LabError::Processes(n) => format!(
+            "شمار فرایندها باید ۱ یا {} باشد، نه {}.",
+            fa(crate::sim::MAX_PROCESSES),
+            fa(n)
+        ),
+        LabError::RoutingSlot(n) => format!(
+            "فرایند {} وجود ندارد: فرایندها از ۱ تا {} شماره دارند.",
+            fa(n),
+            fa(crate::sim::MAX_PROCESSES)
+        ),
+        LabError::Retention(h) => format!(
+            "نگه‌داری رسیدها باید از ۱ تا {} ساعت باشد، نه {}. چیزی تغییر نکرد.",
+            fa(crate::lab::MAX_RETENTION_HOURS),
+            fa(h)
+        ),
+        LabError::ClockMove(ms) => format!(
+            "ساعت را می‌شود از ۱ میلی‌ثانیه تا یک سال ({} میلی‌ثانیه) جلو برد، نه {}.",
+            fa(crate::lab::MAX_CLOCK_MOVE_MS),
+            fa(ms)
+        ),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     dismiss: "بستن",
@@ -728,6 +749,7 @@ static FA: Texts = Texts {
         Truth::AppliedBeforeTimeout => "در واقع: مخزن پیش‌تر اعمالش کرده بود؛ فقط پاسخ گم شد.",
         Truth::AppliedAfterTimeout => "در واقع: هنگام پایان مهلت هنوز در صف یا در کار بود و بعد اعمال شد.",
         Truth::Pending => "در واقع: هنوز در صف یا در کار است؛ هنوز معلوم نیست.",
+        Truth::Crashed => "در واقع: فرایند هنگام رسیدگی به آن از کار افتاد؛ ردیف از کار افتادن می‌گوید چه چیزی نوشته شد.",
     },
     at_time: |_, ms| format!("در {}", fa_seconds(ms)),
     process_marker: |lang, n| format!("فرایند {}", lang.prose_number(n)),

@@ -11,5 +11,6 @@ pub mod sim;
 pub mod ui;
 
 pub use crate::core::{
-    deliver, Delivered, GrantError, GrantPoints, GrantResult, PointStore, PointWorker, StoreOutcome,
+    deliver, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
+    Pace, PointStore, PointWorker, StoreOutcome, StoreStep, Table, Unpaced, WriteOrder,
 };

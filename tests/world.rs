@@ -186,6 +186,7 @@ fn the_event_log_reads_as_the_article_tells_it() {
         r#"{"at":0,"event":"sent","attempt":1,"process":1,"deadline":3000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":true}"#,
         r#"{"at":0,"event":"queued","attempt":1}"#,
         r#"{"at":0,"event":"taken","attempt":1}"#,
+        r#"{"at":100,"event":"store","attempt":1,"durable":false,"step":"wrote-both"}"#,
         r#"{"at":100,"event":"handled","attempt":1,"store":{"Ok":{"applied":{"key":"order-1042","account_id":"account-7","points":100,"balance":100}}},"acknowledgement_lost":true,"balance":100}"#,
         r#"{"at":3000,"event":"timed-out","attempt":1,"balance":100}"#,
         r#"{"at":3000,"event":"sent","attempt":2,"process":1,"deadline":6000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":false}"#,
@@ -258,7 +259,7 @@ fn waiting_moves_the_clock_by_exactly_that_much_and_fires_what_is_due() {
     assert_eq!(lab.state().now(), 12_445);
     assert_eq!(
         events(&lab).len(),
-        5,
+        6,
         "waiting on an idle world adds nothing"
     );
 }
@@ -554,7 +555,10 @@ fn restart_then_retry_grants_twice() {
         restart,
         [
             Happening::ProcessEnded { process: 1 },
-            Happening::ProcessStarted { process: 2 }
+            Happening::ProcessStarted {
+                process: 2,
+                slot: 1
+            }
         ]
     );
 }
@@ -602,7 +606,10 @@ fn a_restart_tells_every_caller_still_waiting_that_the_worker_stopped() {
         .unwrap();
     assert_eq!(
         log[ended + 1].what,
-        Happening::ProcessStarted { process: 2 }
+        Happening::ProcessStarted {
+            process: 2,
+            slot: 1
+        }
     );
     assert_eq!(log.len(), ended + 2 + 19);
     for event in &log[ended..] {

@@ -145,6 +145,10 @@ fn lives(log: &[Event]) -> Result<BTreeMap<AttemptId, Life>, TestCaseError> {
                         life.timed_out = Some(i);
                         life.terminals += 1;
                     }
+                    // The store's steps come between taken and handled.
+                    Happening::Store { .. } => {
+                        prop_assert!(life.taken.is_some() && life.handled.is_none());
+                    }
                     _ => unreachable!(),
                 }
             }
@@ -176,7 +180,7 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
             Happening::ProcessEnded { process } => {
                 prop_assert!(ended_at.insert(process, i).is_none());
             }
-            Happening::ProcessStarted { process } => {
+            Happening::ProcessStarted { process, .. } => {
                 prop_assert!(ended_at.contains_key(&(process - 1)));
                 prop_assert!(started_at.insert(process, i).is_none());
             }
@@ -338,6 +342,11 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
             Some(Truth::Pending) => {
                 return Err(TestCaseError::fail(format!(
                     "still pending when idle: {row:?}"
+                )))
+            }
+            Some(Truth::Crashed) => {
+                return Err(TestCaseError::fail(format!(
+                    "no crash point is armed in these histories: {row:?}"
                 )))
             }
             Some(Truth::NeverApplied) => {

@@ -19,7 +19,14 @@ pub struct Delivered {
 /// Applies one delivery. With `lose_acknowledgement` the fault strikes right after a
 /// successful apply: the change is made, but the caller only sees a timeout.
 pub fn deliver(store: &PointStore, grant: &GrantPoints, lose_acknowledgement: bool) -> Delivered {
-    let store_result = store.apply_detailed(grant);
+    answer(store.apply_detailed(grant), lose_acknowledgement)
+}
+
+/// What the caller hears of what the store did, with or without the fault.
+pub fn answer(
+    store_result: Result<StoreOutcome, GrantError>,
+    lose_acknowledgement: bool,
+) -> Delivered {
     let caller = match &store_result {
         Ok(_) if lose_acknowledgement => Err(GrantError::Timeout),
         Ok(outcome) => Ok(outcome.receipt().clone()),

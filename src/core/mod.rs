@@ -1,13 +1,17 @@
 //! The article's sample in plain Rust, with no web dependency.
 
 mod delivery;
+mod durable;
 mod error;
 mod grant;
+mod pace;
 mod store;
 mod worker;
 
-pub use delivery::{deliver, Delivered};
+pub use delivery::{answer, deliver, Delivered};
+pub use durable::{DurableStore, WriteOrder};
 pub use error::GrantError;
 pub use grant::{GrantPoints, GrantResult};
+pub use pace::{CrashPoint, GrantStore, Pace, StoreStep, Table, Unpaced};
 pub use store::{natural_cmp, PointStore, StoreOutcome};
 pub use worker::{PointWorker, Unobserved, WorkerHooks};

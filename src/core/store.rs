@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::error::GrantError;
 use super::grant::{GrantPoints, GrantResult};
+use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
 
 /// What the store did with a grant, as opposed to what the caller eventually hears.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -190,6 +191,31 @@ impl PointStore {
         self.ledger
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The article's store behind the worker. It keeps everything in memory and
+/// makes both writes in one step under its lock, so a crash "between the two
+/// writes" can only come after both, and a restart forgets them all anyway.
+impl GrantStore for PointStore {
+    async fn apply_paced<P: Pace>(
+        &self,
+        grant: &GrantPoints,
+        pace: &P,
+    ) -> Result<StoreOutcome, GrantError> {
+        pace.work().await;
+        let writes =
+            validate(grant).is_ok() && self.receipt(&grant.account_id, &grant.key).is_none();
+        if writes {
+            pace.reach(CrashPoint::BeforeWrites).await;
+        }
+        let outcome = self.apply_detailed(grant);
+        if let Ok(StoreOutcome::Applied(_)) = outcome {
+            pace.note(StoreStep::WroteBoth, false);
+            pace.reach(CrashPoint::BetweenWrites).await;
+            pace.reach(CrashPoint::AfterCommit).await;
+        }
+        outcome
     }
 }
 

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use futures::channel::oneshot;
 
-use super::delivery::{deliver, Delivered};
+use super::delivery::{answer, Delivered};
 use super::error::GrantError;
 use super::grant::{GrantPoints, GrantResult};
+use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
 use super::store::PointStore;
 
 /// What a worker lets the world around it see and pace. The article's worker needs
@@ -30,9 +31,19 @@ pub trait WorkerHooks: 'static {
     }
     /// The consumer took this delivery out of the queue.
     fn taken(&self, _tag: &Self::Tag) {}
-    /// Awaited between taking a delivery and applying it: how long the work takes.
+    /// Awaited while the store works on a delivery: how long the work takes.
     fn work(&self, _tag: &Self::Tag) -> impl Future<Output = ()> {
         async {}
+    }
+    /// Awaited at each of the store's crash points: a crash never resolves it.
+    fn reach(&self, _tag: &Self::Tag, _point: CrashPoint) -> impl Future<Output = ()> {
+        async {}
+    }
+    /// A step the store took on the way, in the durable store or in memory.
+    fn note(&self, _tag: &Self::Tag, _step: StoreStep, _durable: bool) {}
+    /// The time the store dates its writes with.
+    fn now(&self) -> u64 {
+        0
     }
     /// The store has dealt with `grant`; `delivered` says what it did and what the
     /// caller is about to hear.
@@ -45,6 +56,27 @@ pub struct Unobserved;
 
 impl WorkerHooks for Unobserved {
     type Tag = ();
+}
+
+/// The hooks, seen by the store as the pacing of one delivery.
+struct Paced<'a, H: WorkerHooks> {
+    hooks: &'a H,
+    tag: &'a H::Tag,
+}
+
+impl<H: WorkerHooks> Pace for Paced<'_, H> {
+    fn work(&self) -> impl Future<Output = ()> {
+        self.hooks.work(self.tag)
+    }
+    fn reach(&self, point: CrashPoint) -> impl Future<Output = ()> {
+        self.hooks.reach(self.tag, point)
+    }
+    fn note(&self, step: StoreStep, durable: bool) {
+        self.hooks.note(self.tag, step, durable);
+    }
+    fn now(&self) -> u64 {
+        self.hooks.now()
+    }
 }
 
 /// One queued request, carrying its own completion so the answer reaches its caller.
@@ -102,7 +134,13 @@ impl PointWorker {
 
 impl<H: WorkerHooks> PointWorker<H> {
     /// [`new`](PointWorker::new), with `hooks` watching and pacing every stage.
-    pub fn with_hooks(store: PointStore, hooks: H) -> (Self, impl Future<Output = ()> + 'static) {
+    ///
+    /// `store` is the article's [`PointStore`] or any other [`GrantStore`] (the
+    /// lab's world switches between it and a durable one).
+    pub fn with_hooks<S: GrantStore>(
+        store: S,
+        hooks: H,
+    ) -> (Self, impl Future<Output = ()> + 'static) {
         let (deliveries, queue) = async_channel::bounded::<Delivery<H::Tag>>(PointWorker::CAPACITY);
         let (finished_signal, consumer_finished) = async_channel::bounded::<()>(1);
         let hooks = Arc::new(hooks);
@@ -116,8 +154,12 @@ impl<H: WorkerHooks> PointWorker<H> {
             // channel is closed, so a shutdown drains before the loop ends.
             while let Ok(delivery) = hooks.take(queue.0.recv()).await {
                 hooks.taken(&delivery.tag);
-                hooks.work(&delivery.tag).await;
-                let outcome = deliver(&store, &delivery.grant, delivery.lose_acknowledgement);
+                let pace = Paced {
+                    hooks: &*hooks,
+                    tag: &delivery.tag,
+                };
+                let stored = store.apply_paced(&delivery.grant, &pace).await;
+                let outcome = answer(stored, delivery.lose_acknowledgement);
                 hooks.handled(&delivery.tag, &delivery.grant, &outcome);
                 // A caller that stopped waiting has dropped its receiver; the grant
                 // stands either way, and the consumer moves on.

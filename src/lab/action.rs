@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::GrantPoints;
+use crate::core::{CrashPoint, GrantPoints};
+use crate::sim::{Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
 /// small enough that a hostile permalink cannot freeze the page.
@@ -61,6 +62,23 @@ pub enum Action {
     SetProcessingTime { ms: u64 },
     /// Whether requests sent from now on also go to the naive worker beside.
     SetNaive { on: bool },
+    /// The store every worker hands its next delivery to: the process's memory,
+    /// or the durable store in one of its write orders.
+    SetStore { kind: StoreKind },
+    /// Arms a crash at a named point (or disarms it): the first handling to reach
+    /// it crashes its process, and a new process takes over.
+    SetCrashPoint { point: Option<CrashPoint> },
+    /// Run one worker process, or two side by side.
+    SetProcesses { count: u8 },
+    /// How calls are shared between two processes.
+    SetRouting { routing: Routing },
+    /// How long the durable store keeps a receipt before the sweeper deletes it.
+    SetRetention { hours: u32 },
+    /// Whether the durable store also recognises an operation by its ledger row.
+    SetLedgerCheck { on: bool },
+    /// Move the clock forward at once (an hour, a day, to a time), with
+    /// everything due on the way happening in order.
+    MoveClock { ms: u64 },
 }
 
 impl Action {

@@ -3,13 +3,17 @@
 
 use std::fmt;
 
-use crate::core::GrantPoints;
-use crate::sim::{AttemptId, Millis, ProcessNumber, World};
+use crate::core::{CrashPoint, GrantPoints};
+use crate::sim::{
+    AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World, HOUR_MS,
+    MAX_PROCESSES,
+};
 
 use super::action::{Action, MAX_BURST};
-use super::fold::Fold;
+use super::fold::{Fold, Line};
 use super::form::MAX_FIELD_CHARS;
-use super::timeline::{Attempt, AttemptRow, Origin};
+use super::invariants::Invariants;
+use super::timeline::{Attempt, AttemptRow, Marker, Origin};
 
 /// How many calls a stress run's batch job keeps open at once: enough to keep
 /// the queue full and producers waiting for room.
@@ -22,6 +26,10 @@ pub const MAX_SETTING_MS: Millis = 600_000;
 pub const MIN_CALLER_TIMEOUT_MS: Millis = 1;
 /// The most virtual time one wait may cover: a day.
 pub const MAX_WAIT_MS: Millis = 86_400_000;
+/// The furthest one move of the clock may go: a year.
+pub const MAX_CLOCK_MOVE_MS: Millis = 365 * 24 * HOUR_MS;
+/// The longest receipt retention a person may set: a year, in hours.
+pub const MAX_RETENTION_HOURS: u32 = 365 * 24;
 
 /// Why an action was refused. A refused action changes nothing and is not recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +55,14 @@ pub enum LabError {
     StepNotPaused,
     /// A step with nothing queued, or while the consumer is still applying one.
     NothingToStep,
+    /// A process count other than 1 or 2.
+    Processes(u8),
+    /// Routing to a process slot that cannot exist.
+    RoutingSlot(u8),
+    /// A retention outside 1 hour to [`MAX_RETENTION_HOURS`].
+    Retention(u32),
+    /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
+    ClockMove(Millis),
 }
 
 impl fmt::Display for LabError {
@@ -88,6 +104,21 @@ impl fmt::Display for LabError {
             LabError::NothingToStep => write!(
                 f,
                 "nothing to step: the queue is empty, or the consumer is still applying a delivery"
+            ),
+            LabError::Processes(n) => {
+                write!(f, "the lab runs 1 to {MAX_PROCESSES} processes, not {n}")
+            }
+            LabError::RoutingSlot(n) => write!(
+                f,
+                "there is no process {n} to route to: processes are numbered 1 to {MAX_PROCESSES}"
+            ),
+            LabError::Retention(h) => write!(
+                f,
+                "receipts are kept 1 to {MAX_RETENTION_HOURS} hours, not {h}"
+            ),
+            LabError::ClockMove(ms) => write!(
+                f,
+                "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
         }
     }
@@ -192,6 +223,15 @@ impl LabState {
             Action::SetCallerTimeout { ms } => self.world.set_caller_timeout(*ms),
             Action::SetProcessingTime { ms } => self.world.set_processing_time(*ms),
             Action::SetNaive { on } => self.world.set_naive(*on),
+            Action::SetStore { kind } => self.world.set_store_kind(*kind),
+            Action::SetCrashPoint { point } => self.world.set_crash_point(*point),
+            Action::SetProcesses { count } => self.world.set_processes(*count),
+            Action::SetRouting { routing } => self.world.set_routing(*routing),
+            Action::SetRetention { hours } => {
+                self.world.set_retention(Millis::from(*hours) * HOUR_MS)
+            }
+            Action::SetLedgerCheck { on } => self.world.set_ledger_check(*on),
+            Action::MoveClock { ms } => self.world.move_clock(*ms),
         }
         self.fold.catch_up(&self.world.events());
         Ok(())
@@ -222,6 +262,18 @@ impl LabState {
                 Err(LabError::ProcessingTime(ms))
             }
             Action::Step => self.step_refusal().map_or(Ok(()), Err),
+            Action::SetProcesses { count } if !(1..=MAX_PROCESSES).contains(&count) => {
+                Err(LabError::Processes(count))
+            }
+            Action::SetRouting {
+                routing: Routing::Only(slot),
+            } if !(1..=MAX_PROCESSES).contains(&slot) => Err(LabError::RoutingSlot(slot)),
+            Action::SetRetention { hours } if !(1..=MAX_RETENTION_HOURS).contains(&hours) => {
+                Err(LabError::Retention(hours))
+            }
+            Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
+                Err(LabError::ClockMove(ms))
+            }
             _ => Ok(()),
         }
     }
@@ -302,7 +354,12 @@ impl LabState {
     pub fn step_refusal(&self) -> Option<LabError> {
         if !self.world.paused() {
             Some(LabError::StepNotPaused)
-        } else if self.fold.queue.is_empty() || self.fold.in_hand.is_some() {
+        } else if !self
+            .fold
+            .lines
+            .iter()
+            .any(|line| !line.queue.is_empty() && line.in_hand.is_none())
+        {
             Some(LabError::NothingToStep)
         } else {
             None
@@ -312,20 +369,60 @@ impl LabState {
     pub fn world(&self) -> &World {
         &self.world
     }
-    pub fn store(&self) -> &crate::core::PointStore {
+    /// The store a balance read sees: the durable one when in use, else process 1's memory.
+    pub fn store(&self) -> StoreRef<'_> {
         self.world.store()
     }
-    /// Attempts queued, oldest first.
+    /// Attempts queued at process 1, oldest first.
     pub fn queue(&self) -> Vec<&Attempt> {
-        self.fold.queue.iter().map(|id| self.attempt(*id)).collect()
+        self.line_queue(&self.fold.lines[0])
     }
-    /// Producers waiting for room, oldest first.
+    /// Producers waiting for room at process 1.
     pub fn waiting(&self) -> usize {
-        self.fold.waiting.len()
+        self.fold.lines[0].waiting.len()
     }
-    /// The delivery the consumer is working on.
+    /// The delivery process 1's consumer is working on.
     pub fn in_hand(&self) -> Option<&Attempt> {
-        self.fold.in_hand.map(|id| self.attempt(id))
+        self.fold.lines[0].in_hand.map(|id| self.attempt(id))
+    }
+    /// Every running process's line, by slot.
+    pub fn lines(&self) -> &[Line] {
+        &self.fold.lines
+    }
+    /// The attempts queued in `line`, oldest first.
+    pub fn line_queue(&self, line: &Line) -> Vec<&Attempt> {
+        line.queue.iter().map(|id| self.attempt(*id)).collect()
+    }
+    /// An attempt sent so far, by number.
+    pub fn attempt_by_id(&self, id: AttemptId) -> Option<&Attempt> {
+        self.fold.attempt(id).map(|t| &t.attempt)
+    }
+    /// What happened between the attempts' rows, in order.
+    pub fn markers(&self) -> &[Marker] {
+        &self.fold.markers
+    }
+    /// The live checks of the three promises.
+    pub fn invariants(&self) -> &Invariants {
+        &self.fold.invariants
+    }
+    pub fn store_kind(&self) -> StoreKind {
+        self.world.store_kind()
+    }
+    pub fn crash_point(&self) -> Option<CrashPoint> {
+        self.world.crash_point()
+    }
+    pub fn processes(&self) -> Slot {
+        self.world.processes()
+    }
+    pub fn routing(&self) -> Routing {
+        self.world.routing()
+    }
+    /// Receipt retention, in whole hours.
+    pub fn retention_hours(&self) -> u32 {
+        (self.world.retention() / HOUR_MS) as u32
+    }
+    pub fn ledger_check(&self) -> bool {
+        self.world.ledger_check()
     }
     pub fn paused(&self) -> bool {
         self.world.paused()

@@ -6,12 +6,36 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::core::{GrantError, StoreOutcome};
-use crate::sim::{AttemptId, Event, Happening, ProcessNumber};
+use crate::core::{CrashPoint, GrantError, StoreOutcome, StoreStep};
+use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
-use super::timeline::{Attempt, AttemptRow, Handling, Origin};
+use super::invariants::Invariants;
+use super::timeline::{Attempt, AttemptRow, Handling, Marker, MarkerKind, Origin};
 
-#[derive(Debug, Default)]
+/// One process's line: its queue, the producers waiting for room, the delivery
+/// in its consumer's hands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub process: ProcessNumber,
+    pub slot: Slot,
+    pub queue: VecDeque<AttemptId>,
+    pub waiting: VecDeque<AttemptId>,
+    pub in_hand: Option<AttemptId>,
+}
+
+impl Line {
+    fn new(process: ProcessNumber, slot: Slot) -> Self {
+        Line {
+            process,
+            slot,
+            queue: VecDeque::new(),
+            waiting: VecDeque::new(),
+            in_hand: None,
+        }
+    }
+}
+
+#[derive(Debug)]
 pub(super) struct Fold {
     /// Every attempt sent so far, by id - 1 (a batch's later attempts are sent as
     /// room opens up, so a slot stays empty until its attempt is sent).
@@ -24,9 +48,8 @@ pub(super) struct Fold {
     pub used_keys: FxHashSet<(String, String)>,
     /// Attempts a person sent (bursts and stress runs aside), oldest first.
     pub by_hand: Vec<AttemptId>,
-    pub queue: VecDeque<AttemptId>,
-    pub waiting: VecDeque<AttemptId>,
-    pub in_hand: Option<AttemptId>,
+    /// The running processes' lines, by slot.
+    pub lines: Vec<Line>,
     /// The attempt the running process's store handled last: what a balance read
     /// now reflects.
     pub last_handled: Option<AttemptId>,
@@ -36,8 +59,33 @@ pub(super) struct Fold {
     /// Where each operation (account, key) was first applied, to tell a grant
     /// made again after a restart.
     applied_in: FxHashMap<(String, String), ProcessNumber>,
+    /// What happened between the attempts' rows: crashes, restarts, conflicts,
+    /// expiries and clock moves.
+    pub markers: Vec<Marker>,
+    pub invariants: Invariants,
     /// How much of the log is folded in.
     seen: usize,
+}
+
+impl Default for Fold {
+    fn default() -> Self {
+        Fold {
+            attempts: Vec::new(),
+            origins: Vec::new(),
+            requests: FxHashMap::default(),
+            used_keys: FxHashSet::default(),
+            by_hand: Vec::new(),
+            // The world starts with process 1 running, unannounced.
+            lines: vec![Line::new(1, 1)],
+            last_handled: None,
+            timeline: Vec::new(),
+            naive_balances: Vec::new(),
+            applied_in: FxHashMap::default(),
+            markers: Vec::new(),
+            invariants: Invariants::default(),
+            seen: 0,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -47,6 +95,11 @@ pub(super) struct Tracked {
     /// Its timeline row, once the caller has heard something.
     pub row: Option<usize>,
     pub never_handled: bool,
+    /// The store's steps for it so far, in order.
+    pub steps: Vec<StoreStep>,
+    /// Whether those steps were in the durable store.
+    pub durable: bool,
+    pub crashed_at: Option<CrashPoint>,
 }
 
 impl Fold {
@@ -88,10 +141,28 @@ impl Fold {
             handled: None,
             row: None,
             never_handled: false,
+            steps: Vec::new(),
+            durable: false,
+            crashed_at: None,
+        });
+    }
+
+    /// The line of the process `id` was sent to, if that process still runs.
+    fn line_of(&mut self, id: AttemptId) -> Option<&mut Line> {
+        let process = self.tracked(id).attempt.process;
+        self.lines.iter_mut().find(|l| l.process == process)
+    }
+
+    fn mark(&mut self, at: u64, kind: MarkerKind) {
+        self.markers.push(Marker {
+            at,
+            before_row: self.timeline.len(),
+            kind,
         });
     }
 
     fn apply(&mut self, event: &Event) {
+        self.invariants.apply(event);
         match &event.what {
             Happening::Sent {
                 attempt,
@@ -124,16 +195,128 @@ impl Fold {
                 };
                 self.sent(attempt);
             }
-            // A new process's store has handled nothing yet.
-            Happening::ProcessStarted { .. } => self.last_handled = None,
-            Happening::WaitingForRoom { attempt } => self.waiting.push_back(*attempt),
+            Happening::ProcessStarted { process, slot } => {
+                // A new process's store has handled nothing yet.
+                if *slot == 1 {
+                    self.last_handled = None;
+                }
+                let line = Line::new(*process, *slot);
+                let index = usize::from(*slot) - 1;
+                if index < self.lines.len() {
+                    self.lines[index] = line;
+                } else {
+                    self.lines.push(line);
+                }
+                // An end and a start in one slot at one moment are one restart.
+                let kind = match self.markers.last() {
+                    Some(Marker {
+                        at,
+                        kind: MarkerKind::ProcessEnded { process: ended },
+                        ..
+                    }) if *at == event.at && !self.lines.iter().any(|l| l.process == *ended) => {
+                        let ended = *ended;
+                        self.markers.pop();
+                        MarkerKind::Restart {
+                            ended,
+                            started: *process,
+                            slot: *slot,
+                        }
+                    }
+                    _ => MarkerKind::ProcessStarted {
+                        process: *process,
+                        slot: *slot,
+                    },
+                };
+                self.mark(event.at, kind);
+            }
+            Happening::WaitingForRoom { attempt } => {
+                if let Some(line) = self.line_of(*attempt) {
+                    line.waiting.push_back(*attempt);
+                }
+            }
             Happening::Queued { attempt } => {
-                remove(&mut self.waiting, *attempt);
-                self.queue.push_back(*attempt);
+                if let Some(line) = self.line_of(*attempt) {
+                    remove(&mut line.waiting, *attempt);
+                    line.queue.push_back(*attempt);
+                }
             }
             Happening::Taken { attempt } => {
-                remove(&mut self.queue, *attempt);
-                self.in_hand = Some(*attempt);
+                if let Some(line) = self.line_of(*attempt) {
+                    remove(&mut line.queue, *attempt);
+                    line.in_hand = Some(*attempt);
+                }
+            }
+            Happening::Store {
+                attempt,
+                step,
+                durable,
+            } => {
+                if *step == StoreStep::Conflict {
+                    let tracked = self.tracked(*attempt);
+                    let rolled_back = tracked
+                        .steps
+                        .iter()
+                        .any(|s| matches!(s, StoreStep::Staged(_)));
+                    let process = tracked.attempt.process;
+                    self.mark(
+                        event.at,
+                        MarkerKind::CommitConflict {
+                            attempt: *attempt,
+                            process,
+                            rolled_back,
+                        },
+                    );
+                }
+                let tracked = self.tracked(*attempt);
+                tracked.steps.push(*step);
+                tracked.durable = *durable;
+            }
+            Happening::Crashed {
+                attempt,
+                process,
+                point,
+            } => {
+                let tracked = self.tracked(*attempt);
+                tracked.crashed_at = Some(*point);
+                // A transaction's staged writes die with the process.
+                let wrote: Vec<StoreStep> = tracked
+                    .steps
+                    .iter()
+                    .filter(|s| !matches!(s, StoreStep::Staged(_)))
+                    .copied()
+                    .collect();
+                let durable = tracked.durable;
+                if let Some(row) = self.tracked(*attempt).row {
+                    self.timeline[row].crashed_at = Some(*point);
+                }
+                self.mark(
+                    event.at,
+                    MarkerKind::Crash {
+                        process: *process,
+                        attempt: *attempt,
+                        point: *point,
+                        wrote,
+                        durable,
+                    },
+                );
+            }
+            Happening::Expired { account_id, key } => match self.markers.last_mut() {
+                Some(Marker {
+                    at,
+                    kind: MarkerKind::Expired { count, .. },
+                    before_row,
+                }) if *at == event.at && *before_row == self.timeline.len() => *count += 1,
+                _ => self.mark(
+                    event.at,
+                    MarkerKind::Expired {
+                        count: 1,
+                        account_id: account_id.clone(),
+                        key: key.clone(),
+                    },
+                ),
+            },
+            Happening::ClockMoved { from } => {
+                self.mark(event.at, MarkerKind::Clock { from: *from })
             }
             Happening::Handled {
                 attempt,
@@ -141,7 +324,9 @@ impl Fold {
                 acknowledgement_lost,
                 balance,
             } => {
-                self.in_hand = None;
+                if let Some(line) = self.line_of(*attempt) {
+                    line.in_hand = None;
+                }
                 self.last_handled = Some(*attempt);
                 let granted_before_in = match store {
                     Ok(StoreOutcome::Applied(receipt)) => {
@@ -152,12 +337,15 @@ impl Fold {
                     }
                     _ => None,
                 };
+                let steps = &self.tracked(*attempt).steps;
                 let handling = Handling {
                     at: event.at,
                     store: store.clone(),
                     acknowledgement_lost: *acknowledgement_lost,
                     balance_after: *balance,
                     granted_before_in,
+                    conflict: steps.contains(&StoreStep::Conflict),
+                    by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
                 };
                 let tracked = self.tracked(*attempt);
                 tracked.handled = Some(handling.clone());
@@ -173,30 +361,48 @@ impl Fold {
             Happening::TimedOut { attempt, balance } => {
                 // A caller that gives up while waiting for room takes its request
                 // back: it never reaches the queue.
-                if remove(&mut self.waiting, *attempt) {
+                let gave_up = self
+                    .line_of(*attempt)
+                    .is_some_and(|line| remove(&mut line.waiting, *attempt));
+                if gave_up {
                     self.tracked(*attempt).never_handled = true;
                 }
                 self.answer(*attempt, event.at, Err(GrantError::Timeout), *balance);
             }
-            Happening::ProcessEnded { .. } => {
-                // The naive side's store lived in the ended process too: the new
-                // one starts from nothing, as the idempotent side's does.
-                self.naive_balances.clear();
-                let lost: Vec<AttemptId> = self
+            Happening::ProcessEnded { process } => {
+                let Some(index) = self.lines.iter().position(|l| l.process == *process) else {
+                    return;
+                };
+                let mut line = self.lines.remove(index);
+                // The naive side's store lived in process 1 too: its new process
+                // starts from nothing, as the idempotent side's does.
+                if line.slot == 1 {
+                    self.naive_balances.clear();
+                }
+                let lost: Vec<AttemptId> = line
                     .queue
                     .drain(..)
-                    .chain(self.waiting.drain(..))
-                    .chain(self.in_hand.take())
+                    .chain(line.waiting.drain(..))
+                    .chain(line.in_hand.take())
                     .collect();
                 for id in lost {
                     let tracked = self.tracked(id);
+                    // A handling that crashed midway may have written: not "never".
+                    if tracked.crashed_at.is_some() {
+                        continue;
+                    }
                     tracked.never_handled = true;
                     if let Some(row) = tracked.row {
                         self.timeline[row].never_handled = true;
                     }
                 }
+                self.mark(event.at, MarkerKind::ProcessEnded { process: *process });
             }
             Happening::NaiveHandled { attempt, balance } => {
+                // The naive side's balances shown are process 1's.
+                if self.tracked(*attempt).attempt.process != self.lines[0].process {
+                    return;
+                }
                 let index = (*attempt - 1) as usize;
                 let account = &self.attempts[index]
                     .as_ref()
@@ -237,6 +443,7 @@ impl Fold {
             handled: tracked.handled.clone(),
             handled_before_answer: tracked.handled.is_some(),
             never_handled: tracked.never_handled,
+            crashed_at: tracked.crashed_at,
         };
         self.timeline.push(row);
     }

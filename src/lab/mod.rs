@@ -7,6 +7,7 @@ mod engine;
 mod fold;
 mod form;
 mod history;
+mod invariants;
 mod session;
 mod text;
 mod timeline;
@@ -18,15 +19,19 @@ pub use chart::{
     CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
 pub use engine::{
-    BalanceRead, LabError, LabState, MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS,
-    STRESS_CONCURRENCY,
+    BalanceRead, LabError, LabState, MAX_CLOCK_MOVE_MS, MAX_RETENTION_HOURS, MAX_SETTING_MS,
+    MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
 };
+pub use fold::Line;
 pub use form::{parse_millis, parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
 pub use history::{History, Lab, ReplayError};
+pub use invariants::{Break, Invariant, Invariants};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError, MAX_ACTIONS,
     MAX_SENDS, MAX_SESSION_BYTES,
 };
 pub use text::{is_invisible, look_alike_problem, visible};
-pub use timeline::{page_window, Attempt, AttemptRow, Handling, Origin, Outcome, Truth};
+pub use timeline::{
+    page_window, Attempt, AttemptRow, Handling, Marker, MarkerKind, Origin, Outcome, Truth,
+};

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{GrantError, GrantPoints, GrantResult, StoreOutcome};
-use crate::sim::{AttemptId, Millis, ProcessNumber};
+use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, StoreOutcome, StoreStep};
+use crate::sim::{AttemptId, Millis, ProcessNumber, Slot};
 
 /// How an attempt came to be, so the timeline can say "retry" where it was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +45,11 @@ pub struct Handling {
     /// The store applied an operation that an earlier process had already applied:
     /// the restart forgot the receipt, and the points were granted again.
     pub granted_before_in: Option<ProcessNumber>,
+    /// The unique constraint refused this attempt's receipt: another attempt of
+    /// the operation had committed first, and this one returned that receipt.
+    pub conflict: bool,
+    /// Its receipt had expired; the operation's ledger row recognised it.
+    pub by_ledger: bool,
 }
 
 impl Handling {
@@ -101,6 +106,8 @@ pub enum Truth {
     AppliedAfterTimeout,
     /// Still queued or running: nobody knows yet.
     Pending,
+    /// Its process crashed while handling it: the crash row says what was written.
+    Crashed,
 }
 
 impl Truth {
@@ -111,6 +118,7 @@ impl Truth {
             Truth::AppliedBeforeTimeout => "applied-before-timeout",
             Truth::AppliedAfterTimeout => "applied-after-timeout",
             Truth::Pending => "pending",
+            Truth::Crashed => "crashed",
         }
     }
 }
@@ -133,6 +141,8 @@ pub struct AttemptRow {
     /// The store will never see it: the caller gave up waiting for room, or the
     /// process ended while it was queued or in hand.
     pub never_handled: bool,
+    /// Its process crashed at this point while handling it.
+    pub crashed_at: Option<CrashPoint>,
 }
 
 impl AttemptRow {
@@ -161,6 +171,7 @@ impl AttemptRow {
                 ..
             }) => Truth::ReturnedReceipt,
             Some(_) => Truth::NeverApplied,
+            None if self.crashed_at.is_some() => Truth::Crashed,
             None if self.never_handled => Truth::NeverApplied,
             None => Truth::Pending,
         })
@@ -189,4 +200,69 @@ pub fn page_window(total: usize, end: Option<usize>, size: usize) -> std::ops::R
     let size = size.max(1);
     let end = end.map_or(total, |e| e.clamp(size.min(total), total));
     end.saturating_sub(size)..end
+}
+
+/// A row of the timeline that is not an attempt: something that happened to the
+/// processes, the stores or the clock, between the attempts' rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    pub at: Millis,
+    /// How many attempt rows came before it.
+    pub before_row: usize,
+    pub kind: MarkerKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// A process crashed at an armed point while handling `attempt`; `wrote` is
+    /// what stands of that handling's writes (a transaction's staged writes are gone).
+    Crash {
+        process: ProcessNumber,
+        attempt: AttemptId,
+        point: CrashPoint,
+        wrote: Vec<StoreStep>,
+        durable: bool,
+    },
+    /// A process ended and a new, empty one took its slot.
+    Restart {
+        ended: ProcessNumber,
+        started: ProcessNumber,
+        slot: Slot,
+    },
+    /// A second process started beside the first.
+    ProcessStarted { process: ProcessNumber, slot: Slot },
+    /// The second process was taken away.
+    ProcessEnded { process: ProcessNumber },
+    /// The unique constraint refused `attempt`'s receipt: another attempt of the
+    /// operation committed first. `rolled_back` when its writes were undone with
+    /// it (a transaction); otherwise the points it added stay.
+    CommitConflict {
+        attempt: AttemptId,
+        process: ProcessNumber,
+        rolled_back: bool,
+    },
+    /// The sweeper deleted `count` expired receipts at once, the first of them
+    /// for (`account_id`, `key`).
+    Expired {
+        count: u32,
+        account_id: String,
+        key: String,
+    },
+    /// Someone moved the clock forward from `from` to the marker's time.
+    Clock { from: Millis },
+}
+
+impl MarkerKind {
+    /// The stable name used in `data-event`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            MarkerKind::Crash { .. } => "crash",
+            MarkerKind::Restart { .. } => "restart",
+            MarkerKind::ProcessStarted { .. } => "process-started",
+            MarkerKind::ProcessEnded { .. } => "process-ended",
+            MarkerKind::CommitConflict { .. } => "commit-conflict",
+            MarkerKind::Expired { .. } => "expired",
+            MarkerKind::Clock { .. } => "clock",
+        }
+    }
 }

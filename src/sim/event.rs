@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use crate::core::{GrantError, GrantPoints, GrantResult, StoreOutcome};
+use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, StoreOutcome, StoreStep};
 
 use super::clock::Millis;
+use super::settings::Slot;
 
 /// Numbers one attempt: a call of one caller, from sending to its answer.
 pub type AttemptId = u64;
@@ -67,6 +68,34 @@ pub enum Happening {
     },
     ProcessStarted {
         process: ProcessNumber,
+        /// Where it runs: 1, or 2 beside it.
+        #[serde(skip_serializing_if = "is_first_slot")]
+        slot: Slot,
+    },
+    /// The process crashed at an armed crash point while handling the attempt.
+    /// What the store had written so far is all it wrote; a restart follows.
+    Crashed {
+        attempt: AttemptId,
+        process: ProcessNumber,
+        point: CrashPoint,
+    },
+    /// A step the store took while handling the attempt: a write, a commit, a
+    /// conflict on the unique constraint, a ledger row that recognised it.
+    Store {
+        attempt: AttemptId,
+        /// In the durable store, or in the process's memory.
+        durable: bool,
+        #[serde(flatten)]
+        step: StoreStep,
+    },
+    /// The sweeper deleted an expired receipt from the durable store.
+    Expired {
+        account_id: String,
+        key: String,
+    },
+    /// Someone moved the clock forward (from `from` to the event's time).
+    ClockMoved {
+        from: Millis,
     },
     /// The naive worker beside (which treats every delivery as new) applied its copy
     /// of the attempt; the account's balance on that side is now `balance`.
@@ -87,8 +116,18 @@ impl Happening {
             | Happening::Handled { attempt, .. }
             | Happening::Answered { attempt, .. }
             | Happening::TimedOut { attempt, .. }
-            | Happening::NaiveHandled { attempt, .. } => Some(*attempt),
-            Happening::ProcessEnded { .. } | Happening::ProcessStarted { .. } => None,
+            | Happening::NaiveHandled { attempt, .. }
+            | Happening::Crashed { attempt, .. }
+            | Happening::Store { attempt, .. } => Some(*attempt),
+            Happening::ProcessEnded { .. }
+            | Happening::ProcessStarted { .. }
+            | Happening::Expired { .. }
+            | Happening::ClockMoved { .. } => None,
         }
     }
+}
+
+/// Process 1's slot goes unsaid, so a one-process log reads as it always did.
+fn is_first_slot(slot: &Slot) -> bool {
+    *slot == 1
 }

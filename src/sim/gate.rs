@@ -30,9 +30,9 @@ impl Gate {
         }
     }
 
-    /// Lets one take through while the gate is closed, until `revoke`.
-    pub fn allow_one(&self) {
-        self.0.permits.set(1);
+    /// Lets `n` takes through while the gate is closed (one per consumer), until `revoke`.
+    pub fn allow(&self, n: u32) {
+        self.0.permits.set(n);
         self.wake_all();
     }
 

@@ -5,8 +5,10 @@
 mod clock;
 mod event;
 mod gate;
+mod settings;
 mod world;
 
 pub use clock::{Clock, Millis, Sleep};
 pub use event::{AttemptId, Event, Happening, ProcessNumber};
-pub use world::{World, DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS};
+pub use settings::{Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS, MAX_PROCESSES};
+pub use world::{StoreRef, World, DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, HOUR_MS};

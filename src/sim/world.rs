@@ -6,7 +6,7 @@
 //! read from outside but the calls made on the world. The same calls therefore
 //! give the same event log, natively and in the browser.
 
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::future::{pending, Future};
 use std::pin::pin;
 use std::rc::Rc;
@@ -16,17 +16,23 @@ use futures::future::{select, AbortHandle, Abortable, Either};
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
-use crate::core::{Delivered, GrantError, GrantPoints, PointStore, PointWorker, WorkerHooks};
+use crate::core::{
+    CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore, Pace,
+    PointStore, PointWorker, StoreOutcome, StoreStep, WorkerHooks,
+};
 
 use super::clock::{Clock, Millis};
 use super::event::{AttemptId, Event, Happening, ProcessNumber};
 use super::gate::Gate;
+use super::settings::{Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS};
 
 /// How long a caller waits for its answer, and how long applying takes, unless set.
 /// Chosen so a burst of 20 finishes within every caller's deadline, and a lost
 /// acknowledgement is a short wait in class.
 pub const DEFAULT_CALLER_TIMEOUT_MS: Millis = 3_000;
 pub const DEFAULT_PROCESSING_MS: Millis = 100;
+/// An hour of virtual time.
+pub const HOUR_MS: Millis = 3_600_000;
 
 /// What every part of the world shares: its clock, its log, the pause switch and
 /// the settings, read when they are needed so a change applies from then on.
@@ -37,38 +43,58 @@ struct Shared {
     /// The naive worker's consumer pauses with the real one, but is let through
     /// for a step on its own, so the two cannot take each other's step.
     naive_gate: Gate,
-    caller_timeout_ms: std::cell::Cell<Millis>,
-    processing_ms: std::cell::Cell<Millis>,
-    /// The running process, as callers reach it: a caller calls whichever process
-    /// is running when it makes its call.
-    running: RefCell<Option<Running>>,
+    caller_timeout_ms: Cell<Millis>,
+    processing_ms: Cell<Millis>,
+    /// The running processes by slot, as callers reach them: a caller calls a
+    /// process that is running when it makes its call.
+    running: RefCell<Vec<Running>>,
     /// Whether calls made from now on also go to the naive worker beside.
-    naive_on: std::cell::Cell<bool>,
+    naive_on: Cell<bool>,
+    /// The store every process's worker uses from its next delivery on.
+    store_kind: Cell<StoreKind>,
+    /// The one durable store, shared by every process; it outlives them all.
+    durable: DurableStore,
+    /// Whether the durable store also looks for the operation's ledger row.
+    ledger_check: Cell<bool>,
+    /// Receipts older than this are swept from the durable store.
+    retention_ms: Cell<Millis>,
+    routing: Cell<Routing>,
+    /// Calls routed so far, for the round robin.
+    routed: Cell<u64>,
+    /// The armed crash point: the first handling to reach it crashes there.
+    crash_point: Cell<Option<CrashPoint>>,
+    /// Processes that crashed and wait for the world to restart them.
+    crashed: RefCell<Vec<ProcessNumber>>,
 }
 
-/// What a caller needs of the running process.
+/// What a caller needs of a running process.
 #[derive(Clone)]
 struct Running {
     number: ProcessNumber,
-    store: PointStore,
+    memory: PointStore,
     worker: Rc<PointWorker<Observed>>,
     naive: Rc<PointWorker<Observed>>,
 }
 
 impl Shared {
-    fn running(&self) -> Running {
-        self.running
-            .borrow()
-            .clone()
-            .expect("a process is always running")
+    /// The process a call for `key` goes to now.
+    fn route(&self, key: &str) -> Running {
+        let running = self.running.borrow();
+        let turn = self.routed.get();
+        self.routed.set(turn + 1);
+        let slot = self.routing.get().slot(key, running.len() as Slot, turn);
+        running[usize::from(slot) - 1].clone()
     }
 
-    /// An account's balance in the running process (0 after a restart forgot it).
-    fn balance(&self, account: &str) -> i32 {
-        self.running
-            .borrow()
-            .as_ref()
-            .map_or(0, |p| p.store.balance(account))
+    /// An account's balance as the store behind `memory`'s process sees it now:
+    /// the durable store's when it is in use, else that process's memory (0 after
+    /// a restart forgot it).
+    fn balance_in(&self, memory: &PointStore, account: &str) -> i32 {
+        if self.store_kind.get().is_durable() {
+            self.durable.balance(account)
+        } else {
+            memory.balance(account)
+        }
     }
 
     fn report(&self, what: Happening) {
@@ -83,7 +109,9 @@ impl Shared {
 /// paused, and applying taking the processing time.
 struct Observed {
     shared: Rc<Shared>,
+    /// The process's own memory store.
     store: PointStore,
+    process: ProcessNumber,
     /// The naive side reports only what it did to its balance.
     naive: bool,
 }
@@ -122,13 +150,52 @@ impl WorkerHooks for Observed {
         self.shared.clock.sleep(self.shared.processing_ms.get())
     }
 
+    fn reach(&self, attempt: &AttemptId, point: CrashPoint) -> impl Future<Output = ()> {
+        let crash = !self.naive && self.shared.crash_point.get() == Some(point);
+        if crash {
+            // Armed for one crash: the retry that follows goes through.
+            self.shared.crash_point.set(None);
+            self.shared.report(Happening::Crashed {
+                attempt: *attempt,
+                process: self.process,
+                point,
+            });
+            self.shared.crashed.borrow_mut().push(self.process);
+        }
+        async move {
+            if crash {
+                // The process is gone: nothing after this point runs. The world
+                // ends the process once every task has stalled.
+                pending::<()>().await;
+            }
+        }
+    }
+
+    fn note(&self, attempt: &AttemptId, step: StoreStep, durable: bool) {
+        if !self.naive {
+            self.shared.report(Happening::Store {
+                attempt: *attempt,
+                durable,
+                step,
+            });
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.shared.clock.now()
+    }
+
     fn handled(&self, attempt: &AttemptId, grant: &GrantPoints, delivered: &Delivered) {
         if self.naive && delivered.store.is_err() {
             // The naive side refuses what any store refuses (bad input, overflow):
             // nothing changed there, so there is nothing to report.
             return;
         }
-        let balance = self.store.balance(&grant.account_id);
+        let balance = if self.naive {
+            self.store.balance(&grant.account_id)
+        } else {
+            self.shared.balance_in(&self.store, &grant.account_id)
+        };
         let what = if self.naive {
             Happening::NaiveHandled {
                 attempt: *attempt,
@@ -153,48 +220,112 @@ struct Side {
     consumer: AbortHandle,
 }
 
-impl Side {
-    fn start(shared: &Rc<Shared>, spawner: &LocalSpawner, naive: bool) -> Self {
-        let store = PointStore::new();
-        let hooks = Observed {
-            shared: Rc::clone(shared),
-            store: store.clone(),
-            naive,
-        };
-        let (worker, consumer) = PointWorker::with_hooks(store.clone(), hooks);
-        let (consumer_handle, registration) = AbortHandle::new_pair();
-        spawner
-            .spawn_local(async move {
-                let _ = Abortable::new(consumer, registration).await;
-            })
-            .expect("the world's executor takes tasks");
-        Side {
-            store,
-            worker: Rc::new(worker),
-            consumer: consumer_handle,
+/// The idempotent worker's store: the process's memory, or the shared durable
+/// store in its write order, as the world is set when a delivery is handled.
+struct Switched {
+    shared: Rc<Shared>,
+    memory: PointStore,
+}
+
+impl GrantStore for Switched {
+    async fn apply_paced<P: Pace>(
+        &self,
+        grant: &GrantPoints,
+        pace: &P,
+    ) -> Result<StoreOutcome, GrantError> {
+        match self.shared.store_kind.get().write_order() {
+            None => self.memory.apply_paced(grant, pace).await,
+            Some(order) => {
+                let ledger = self.shared.ledger_check.get();
+                self.shared
+                    .durable
+                    .apply_paced(order, ledger, grant, pace)
+                    .await
+            }
         }
     }
 }
 
+impl Side {
+    fn start(
+        shared: &Rc<Shared>,
+        spawner: &LocalSpawner,
+        process: ProcessNumber,
+        naive: bool,
+    ) -> Self {
+        let store = PointStore::new();
+        let hooks = Observed {
+            shared: Rc::clone(shared),
+            store: store.clone(),
+            process,
+            naive,
+        };
+        let (worker, consumer) = if naive {
+            spawn_worker(store.clone(), hooks, spawner)
+        } else {
+            let switched = Switched {
+                shared: Rc::clone(shared),
+                memory: store.clone(),
+            };
+            spawn_worker(switched, hooks, spawner)
+        };
+        Side {
+            store,
+            worker: Rc::new(worker),
+            consumer,
+        }
+    }
+}
+
+/// Makes a worker in front of `store` and spawns its consumer, which can be aborted.
+fn spawn_worker<S: GrantStore>(
+    store: S,
+    hooks: Observed,
+    spawner: &LocalSpawner,
+) -> (PointWorker<Observed>, AbortHandle) {
+    let (worker, consumer) = PointWorker::with_hooks(store, hooks);
+    let (handle, registration) = AbortHandle::new_pair();
+    spawner
+        .spawn_local(async move {
+            let _ = Abortable::new(consumer, registration).await;
+        })
+        .expect("the world's executor takes tasks");
+    (worker, handle)
+}
+
 /// A running process: the idempotent worker and, beside it, the naive one.
 struct Process {
+    number: ProcessNumber,
     idempotent: Side,
     naive: Side,
 }
 
 impl Process {
-    /// Starts process `number` and makes it the one callers reach.
-    fn start(number: ProcessNumber, shared: &Rc<Shared>, spawner: &LocalSpawner) -> Self {
+    /// Starts process `number` in `slot` and makes it the one callers reach there.
+    fn start(
+        number: ProcessNumber,
+        slot: Slot,
+        shared: &Rc<Shared>,
+        spawner: &LocalSpawner,
+    ) -> Self {
         let process = Process {
-            idempotent: Side::start(shared, spawner, false),
-            naive: Side::start(shared, spawner, true),
-        };
-        shared.running.replace(Some(Running {
             number,
-            store: process.idempotent.store.clone(),
+            idempotent: Side::start(shared, spawner, number, false),
+            naive: Side::start(shared, spawner, number, true),
+        };
+        let running = Running {
+            number,
+            memory: process.idempotent.store.clone(),
             worker: Rc::clone(&process.idempotent.worker),
             naive: Rc::clone(&process.naive.worker),
-        }));
+        };
+        let mut all = shared.running.borrow_mut();
+        let index = usize::from(slot) - 1;
+        if index < all.len() {
+            all[index] = running;
+        } else {
+            all.push(running);
+        }
         process
     }
 
@@ -204,11 +335,55 @@ impl Process {
     }
 }
 
+/// The store a reader looks at: a process's memory, or the durable store.
+#[derive(Debug, Clone, Copy)]
+pub enum StoreRef<'a> {
+    Memory(&'a PointStore),
+    Durable(&'a DurableStore),
+}
+
+impl StoreRef<'_> {
+    pub fn balance(&self, account_id: &str) -> i32 {
+        match self {
+            StoreRef::Memory(s) => s.balance(account_id),
+            StoreRef::Durable(s) => s.balance(account_id),
+        }
+    }
+
+    pub fn balances(&self) -> Vec<(String, i32)> {
+        match self {
+            StoreRef::Memory(s) => s.balances(),
+            StoreRef::Durable(s) => s.balances(),
+        }
+    }
+
+    pub fn receipt(&self, account_id: &str, key: &str) -> Option<GrantResult> {
+        match self {
+            StoreRef::Memory(s) => s.receipt(account_id, key),
+            StoreRef::Durable(s) => s.receipt(account_id, key),
+        }
+    }
+
+    pub fn receipts(&self) -> Vec<GrantResult> {
+        self.receipts_page(usize::MAX).0
+    }
+
+    pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
+        match self {
+            StoreRef::Memory(s) => s.receipts_page(limit),
+            StoreRef::Durable(s) => s.receipts_page(limit),
+        }
+    }
+}
+
 pub struct World {
     pool: LocalPool,
     spawner: LocalSpawner,
     shared: Rc<Shared>,
-    process: Process,
+    /// The running processes, by slot from 1.
+    processes: Vec<Process>,
+    /// The last process number given out.
+    last_number: ProcessNumber,
 }
 
 impl Default for World {
@@ -230,20 +405,29 @@ impl World {
             processing_ms: DEFAULT_PROCESSING_MS.into(),
             running: RefCell::default(),
             naive_on: false.into(),
+            store_kind: StoreKind::default().into(),
+            durable: DurableStore::new(),
+            ledger_check: false.into(),
+            retention_ms: (Millis::from(DEFAULT_RETENTION_HOURS) * HOUR_MS).into(),
+            routing: Routing::default().into(),
+            routed: 0.into(),
+            crash_point: None.into(),
+            crashed: RefCell::default(),
         });
-        let process = Process::start(1, &shared, &spawner);
+        let process = Process::start(1, 1, &shared, &spawner);
         let mut world = World {
             pool,
             spawner,
             shared,
-            process,
+            processes: vec![process],
+            last_number: 1,
         };
         world.settle();
         world
     }
 
-    /// A caller sends `grant` to the running process and waits for the answer at
-    /// most the caller timeout, or as long as it takes when `patient`.
+    /// A caller sends `grant` to a running process (as routed) and waits for the
+    /// answer at most the caller timeout, or as long as it takes when `patient`.
     pub fn send(
         &mut self,
         attempt: AttemptId,
@@ -285,33 +469,120 @@ impl World {
         self.settle();
     }
 
-    /// Ends the process: its stores, queues, waiting producers and the delivery in
-    /// hand are gone, and every caller still waiting hears `WorkerStopped`. A new,
-    /// empty process takes over at once.
+    /// Ends every process: their memory, queues, waiting producers and the
+    /// deliveries in hand are gone, and every caller still waiting hears
+    /// `WorkerStopped`. New, empty processes take over at once. The durable
+    /// store keeps what was committed.
     pub fn restart(&mut self) {
-        let ended = self.process_number();
-        self.process.stop();
+        for slot in 1..=self.processes.len() as Slot {
+            self.replace(slot);
+        }
+        self.settle();
+    }
+
+    /// Ends the process in `slot` and starts a new one there.
+    fn replace(&mut self, slot: Slot) {
+        let index = usize::from(slot) - 1;
+        let ended = self.processes[index].number;
+        self.processes[index].stop();
         self.shared
             .report(Happening::ProcessEnded { process: ended });
         // The new process is up before the old one's callers hear of its end, so
         // a caller that calls again (a batch job) reaches the new one.
-        self.process = Process::start(ended + 1, &self.shared, &self.spawner);
-        self.shared
-            .report(Happening::ProcessStarted { process: ended + 1 });
+        self.last_number += 1;
+        let number = self.last_number;
+        self.processes[index] = Process::start(number, slot, &self.shared, &self.spawner);
+        self.shared.report(Happening::ProcessStarted {
+            process: number,
+            slot,
+        });
+    }
+
+    /// Runs one process, or two side by side. A second process starts empty; the
+    /// one taken away ends as a restart ends one.
+    pub fn set_processes(&mut self, count: Slot) {
+        let count = usize::from(count.max(1));
+        while self.processes.len() < count {
+            self.last_number += 1;
+            let number = self.last_number;
+            let slot = self.processes.len() as Slot + 1;
+            self.processes
+                .push(Process::start(number, slot, &self.shared, &self.spawner));
+            self.shared.report(Happening::ProcessStarted {
+                process: number,
+                slot,
+            });
+        }
+        while self.processes.len() > count {
+            let gone = self.processes.pop().expect("more than one process");
+            gone.stop();
+            self.shared.running.borrow_mut().pop();
+            self.shared.report(Happening::ProcessEnded {
+                process: gone.number,
+            });
+        }
         self.settle();
     }
 
-    /// Lets `ms` of virtual time pass, firing every timer due on the way in order.
+    pub fn processes(&self) -> Slot {
+        self.processes.len() as Slot
+    }
+
+    /// The running processes' numbers, by slot.
+    pub fn process_numbers(&self) -> Vec<ProcessNumber> {
+        self.processes.iter().map(|p| p.number).collect()
+    }
+
+    /// Lets `ms` of virtual time pass, firing every timer due on the way in
+    /// order, and sweeping each receipt the moment it expires.
     pub fn advance(&mut self, ms: Millis) {
         let until = self.now().saturating_add(ms);
-        while self.shared.clock.fire_next(until) {
-            self.settle();
+        loop {
+            let timer = self.shared.clock.next_deadline().filter(|at| *at <= until);
+            let expiry = self.next_expiry().filter(|at| *at <= until);
+            match (timer, expiry) {
+                (_, Some(at)) if timer.is_none_or(|t| at <= t) => {
+                    self.shared.clock.move_to(at);
+                    self.sweep();
+                }
+                (Some(_), _) => {
+                    self.shared.clock.fire_next(until);
+                    self.settle();
+                }
+                _ => break,
+            }
         }
         self.shared.clock.move_to(until);
     }
 
+    /// Moves the clock forward by `ms` at once, as a person does to see what a
+    /// day does to the receipts; everything due on the way happens in order.
+    pub fn move_clock(&mut self, ms: Millis) {
+        let from = self.now();
+        self.advance(ms);
+        self.shared.report(Happening::ClockMoved { from });
+    }
+
+    /// When the oldest durable receipt expires, if one is stored.
+    fn next_expiry(&self) -> Option<Millis> {
+        let oldest = self.shared.durable.oldest_receipt()?;
+        Some(oldest.saturating_add(self.shared.retention_ms.get()))
+    }
+
+    /// Deletes every receipt whose time is up now, and reports each.
+    fn sweep(&mut self) {
+        let now = self.now();
+        let Some(cutoff) = now.checked_sub(self.shared.retention_ms.get()) else {
+            return;
+        };
+        for (account_id, key) in self.shared.durable.sweep(cutoff) {
+            self.shared.report(Happening::Expired { account_id, key });
+        }
+    }
+
     /// How long until the next thing happens by itself; `None` when nothing will
-    /// (the world is idle until someone acts).
+    /// (the world is idle until someone acts). A receipt's expiry does not count:
+    /// it is a day away, and the world waits for nobody meanwhile.
     pub fn until_next(&self) -> Option<Millis> {
         let now = self.now();
         self.shared
@@ -330,9 +601,11 @@ impl World {
     /// if it has one and its hands are free, and then is held again. It applies
     /// what it took as time passes.
     pub fn step(&mut self) {
-        let gates = [&self.shared.gate, &self.shared.naive_gate];
-        gates.iter().for_each(|g| g.allow_one());
-        self.pool.run_until_stalled();
+        let consumers = self.processes.len() as u32;
+        let shared = Rc::clone(&self.shared);
+        let gates = [&shared.gate, &shared.naive_gate];
+        gates.iter().for_each(|g| g.allow(consumers));
+        self.settle();
         // A permit is for now only: one left unused must not let a later delivery by.
         gates.iter().for_each(|g| g.revoke());
     }
@@ -368,22 +641,85 @@ impl World {
         self.shared.naive_on.get()
     }
 
+    /// The store every worker hands its next delivery to.
+    pub fn set_store_kind(&mut self, kind: StoreKind) {
+        self.shared.store_kind.set(kind);
+    }
+
+    pub fn store_kind(&self) -> StoreKind {
+        self.shared.store_kind.get()
+    }
+
+    /// Arms a crash at `point` (or disarms with `None`): the first handling to
+    /// reach it crashes its process, which a new one replaces.
+    pub fn set_crash_point(&mut self, point: Option<CrashPoint>) {
+        self.shared.crash_point.set(point);
+    }
+
+    pub fn crash_point(&self) -> Option<CrashPoint> {
+        self.shared.crash_point.get()
+    }
+
+    pub fn set_routing(&mut self, routing: Routing) {
+        self.shared.routing.set(routing);
+    }
+
+    pub fn routing(&self) -> Routing {
+        self.shared.routing.get()
+    }
+
+    /// How long the durable store keeps a receipt; one already older goes now.
+    pub fn set_retention(&mut self, ms: Millis) {
+        self.shared.retention_ms.set(ms);
+        self.sweep();
+    }
+
+    pub fn retention(&self) -> Millis {
+        self.shared.retention_ms.get()
+    }
+
+    /// Whether the durable store also recognises an operation by its ledger row.
+    pub fn set_ledger_check(&mut self, on: bool) {
+        self.shared.ledger_check.set(on);
+    }
+
+    pub fn ledger_check(&self) -> bool {
+        self.shared.ledger_check.get()
+    }
+
     pub fn now(&self) -> Millis {
         self.shared.clock.now()
     }
 
+    /// The number of the process in slot 1.
     pub fn process_number(&self) -> ProcessNumber {
-        self.shared.running().number
+        self.processes[0].number
     }
 
-    /// The current process's store.
-    pub fn store(&self) -> &PointStore {
-        &self.process.idempotent.store
+    /// The store a balance read sees: the durable one when it is in use, else
+    /// process 1's memory.
+    pub fn store(&self) -> StoreRef<'_> {
+        if self.store_kind().is_durable() {
+            StoreRef::Durable(&self.shared.durable)
+        } else {
+            StoreRef::Memory(&self.processes[0].idempotent.store)
+        }
     }
 
-    /// The naive worker's store, in the current process.
+    /// The memory store of the process in `slot` (from 1), if one runs there.
+    pub fn memory_store(&self, slot: Slot) -> Option<&PointStore> {
+        let index = usize::from(slot).checked_sub(1)?;
+        self.processes.get(index).map(|p| &p.idempotent.store)
+    }
+
+    /// The durable store, whether or not it is in use now.
+    pub fn durable_store(&self) -> &DurableStore {
+        &self.shared.durable
+    }
+
+    /// The naive worker's store, in process 1.
     pub fn naive_store(&self) -> &PointStore {
-        &self.process.naive.store
+        &self.processes[0].naive.store
     }
 
     /// Everything that happened so far, in order.
@@ -398,14 +734,27 @@ impl World {
     }
 
     /// Runs every task that can move until none can: the world at rest at `now`.
+    /// A process that crashed on the way is ended and replaced, and the world
+    /// runs on from there.
     fn settle(&mut self) {
-        self.pool.run_until_stalled();
+        loop {
+            self.pool.run_until_stalled();
+            let crashed = self.shared.crashed.take();
+            if crashed.is_empty() {
+                break;
+            }
+            for number in crashed {
+                if let Some(index) = self.processes.iter().position(|p| p.number == number) {
+                    self.replace(index as Slot + 1);
+                }
+            }
+        }
     }
 }
 
-/// One caller's call: it reaches the running process (and, with the naive worker
-/// on, sends a copy there too), then waits for the answer until its deadline, and
-/// reports what it heard.
+/// One caller's call: it reaches a running process as routed (and, with the
+/// naive worker on, sends a copy there too), then waits for the answer until its
+/// deadline, and reports what it heard.
 async fn call(
     shared: Rc<Shared>,
     attempt: AttemptId,
@@ -413,7 +762,7 @@ async fn call(
     lose_acknowledgement: bool,
     patient: bool,
 ) {
-    let running = shared.running();
+    let running = shared.route(&grant.key);
     let deadline = (!patient).then(|| {
         shared
             .clock
@@ -466,11 +815,11 @@ async fn call(
             Either::Left((answer, _)) => Happening::Answered {
                 attempt,
                 answer,
-                balance: shared.balance(&account),
+                balance: shared.balance_in(&running.memory, &account),
             },
             Either::Right(_) => Happening::TimedOut {
                 attempt,
-                balance: shared.balance(&account),
+                balance: shared.balance_in(&running.memory, &account),
             },
         }
     };

@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests that drive a whole lab.
+// Each test crate uses some of these helpers, not all.
+#![allow(dead_code)]
 
 use idempotency_lab::lab::{Action, Lab};
 

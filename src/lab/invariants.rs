@@ -1,0 +1,211 @@
+//! The three promises idempotency makes, checked live against the world's log:
+//! every operation granted at most once, every granted operation has a receipt,
+//! every receipt matches a grant. A fold like the others: it only keeps count of
+//! the writes the stores reported, and names the first attempt that broke each.
+
+use rustc_hash::FxHashMap;
+
+use crate::core::{StoreStep, Table};
+use crate::sim::{AttemptId, Event, Happening, Millis, ProcessNumber};
+
+/// One of the promises the panel checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Invariant {
+    /// No operation (account, key) added its points twice, in any store.
+    AtMostOnce,
+    /// When a handling ends (done or crashed), its points do not stand without a receipt.
+    GrantedHasReceipt,
+    /// When a handling ends, its receipt does not stand without its points.
+    ReceiptHasGrant,
+}
+
+impl Invariant {
+    pub const ALL: [Invariant; 3] = [
+        Invariant::AtMostOnce,
+        Invariant::GrantedHasReceipt,
+        Invariant::ReceiptHasGrant,
+    ];
+
+    /// The stable name used in `data-testid="invariant-<code>"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Invariant::AtMostOnce => "at-most-once",
+            Invariant::GrantedHasReceipt => "granted-has-receipt",
+            Invariant::ReceiptHasGrant => "receipt-has-grant",
+        }
+    }
+}
+
+/// The first break of one promise: the attempt that broke it, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Break {
+    pub attempt: AttemptId,
+    pub at: Millis,
+}
+
+/// Where a write landed: the durable store, or one process's memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Place {
+    Durable,
+    Memory(ProcessNumber),
+}
+
+/// What stands of one operation in one store right now.
+#[derive(Debug, Clone, Copy, Default)]
+struct Standing {
+    points: bool,
+    receipt: bool,
+    /// The sweeper deleted its receipt: the store kept it as long as promised.
+    expired: bool,
+}
+
+type Operation = (String, String);
+
+#[derive(Debug, Default)]
+pub struct Invariants {
+    /// How many times each operation's points were added, over the whole history.
+    grants: FxHashMap<Operation, u32>,
+    standing: FxHashMap<(Place, Operation), Standing>,
+    /// Each attempt's operation and the process it went to, as sent.
+    attempts: FxHashMap<AttemptId, (Operation, ProcessNumber)>,
+    /// Writes a transaction has staged, by attempt, until it commits.
+    staged: FxHashMap<AttemptId, Place>,
+    broken: [Option<Break>; 3],
+    /// Receipts the sweeper deleted: not a break, but the panel says so.
+    pub expired: u32,
+}
+
+impl Invariants {
+    /// Whether `invariant` holds for the whole history so far.
+    pub fn holds(&self, invariant: Invariant) -> bool {
+        self.first_break(invariant).is_none()
+    }
+
+    /// The first attempt that broke `invariant`, if one did.
+    pub fn first_break(&self, invariant: Invariant) -> Option<Break> {
+        self.broken[invariant as usize]
+    }
+
+    pub fn apply(&mut self, event: &Event) {
+        match &event.what {
+            Happening::Sent {
+                attempt,
+                process,
+                grant,
+                ..
+            } => {
+                let op = (grant.account_id.clone(), grant.key.clone());
+                self.attempts.insert(*attempt, (op, *process));
+            }
+            Happening::Store {
+                attempt,
+                durable,
+                step,
+            } => self.store_step(*attempt, *durable, *step, event.at),
+            Happening::Handled { attempt, .. } | Happening::Crashed { attempt, .. } => {
+                self.check_rest(*attempt, event.at);
+            }
+            Happening::Expired { account_id, key } => {
+                let op = (account_id.clone(), key.clone());
+                if let Some(s) = self.standing.get_mut(&(Place::Durable, op)) {
+                    s.receipt = false;
+                    s.expired = true;
+                }
+                self.expired += 1;
+            }
+            Happening::ProcessEnded { process } => {
+                // A process's memory goes with it, points and receipts alike.
+                self.standing
+                    .retain(|(place, _), _| *place != Place::Memory(*process));
+                self.staged
+                    .retain(|_, place| *place != Place::Memory(*process));
+            }
+            _ => {}
+        }
+    }
+
+    fn place(&self, attempt: AttemptId, durable: bool) -> Option<(Place, Operation)> {
+        let (op, process) = self.attempts.get(&attempt)?;
+        let place = if durable {
+            Place::Durable
+        } else {
+            Place::Memory(*process)
+        };
+        Some((place, op.clone()))
+    }
+
+    fn store_step(&mut self, attempt: AttemptId, durable: bool, step: StoreStep, at: Millis) {
+        let Some((place, op)) = self.place(attempt, durable) else {
+            return;
+        };
+        match step {
+            StoreStep::Wrote(Table::Balance) => self.grant(attempt, place, op, at),
+            StoreStep::Wrote(Table::Receipt) => {
+                self.standing.entry((place, op)).or_default().receipt = true;
+            }
+            StoreStep::WroteBoth => {
+                self.standing
+                    .entry((place, op.clone()))
+                    .or_default()
+                    .receipt = true;
+                self.grant(attempt, place, op, at);
+            }
+            StoreStep::Staged(_) => {
+                self.staged.insert(attempt, place);
+            }
+            StoreStep::Committed => {
+                self.staged.remove(&attempt);
+                self.standing
+                    .entry((place, op.clone()))
+                    .or_default()
+                    .receipt = true;
+                self.grant(attempt, place, op, at);
+            }
+            StoreStep::Conflict => {
+                // A transaction rolls back what it staged; a plain write stays.
+                self.staged.remove(&attempt);
+            }
+            StoreStep::RecognisedByLedger => {}
+        }
+    }
+
+    fn grant(&mut self, attempt: AttemptId, place: Place, op: Operation, at: Millis) {
+        self.standing.entry((place, op.clone())).or_default().points = true;
+        let count = self.grants.entry(op).or_insert(0);
+        *count += 1;
+        if *count > 1 {
+            self.break_(Invariant::AtMostOnce, attempt, at);
+        }
+    }
+
+    /// A handling has ended (done, or crashed): what it leaves must be whole.
+    fn check_rest(&mut self, attempt: AttemptId, at: Millis) {
+        // Whatever a crashed transaction staged is gone with it.
+        self.staged.remove(&attempt);
+        let Some((op, _)) = self.attempts.get(&attempt).cloned() else {
+            return;
+        };
+        let standing: Vec<Standing> = self
+            .standing
+            .iter()
+            .filter(|((_, o), _)| *o == op)
+            .map(|(_, s)| *s)
+            .collect();
+        if standing
+            .iter()
+            .any(|s| s.points && !s.receipt && !s.expired)
+        {
+            self.break_(Invariant::GrantedHasReceipt, attempt, at);
+        }
+        if standing.iter().any(|s| s.receipt && !s.points) {
+            self.break_(Invariant::ReceiptHasGrant, attempt, at);
+        }
+    }
+
+    fn break_(&mut self, invariant: Invariant, attempt: AttemptId, at: Millis) {
+        let slot = &mut self.broken[invariant as usize];
+        if slot.is_none() {
+            *slot = Some(Break { attempt, at });
+        }
+    }
+}
