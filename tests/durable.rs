@@ -195,3 +195,45 @@ fn routing_by_key_sends_every_attempt_of_an_operation_to_one_process() {
     assert!(processes.windows(2).all(|w| w[0] == w[1]), "{processes:?}");
     assert!(holds(&lab, Invariant::AtMostOnce));
 }
+
+#[test]
+fn a_restart_of_two_processes_keeps_each_line_in_its_slot() {
+    let lab = lab_of(&[Action::SetProcesses { count: 2 }, Action::Restart]);
+    let lines: Vec<(u32, u8)> = lab
+        .state()
+        .lines()
+        .iter()
+        .map(|l| (l.process, l.slot))
+        .collect();
+    assert_eq!(lines, [(3, 1), (4, 2)]);
+    let restarts: Vec<_> = lab
+        .state()
+        .markers()
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkerKind::Restart {
+                ended,
+                started,
+                slot,
+            } => Some((ended, started, slot)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(restarts, [(1, 3, 1), (2, 4, 2)]);
+}
+
+#[test]
+fn round_robin_starts_at_process_1_when_the_second_starts() {
+    let lab = idle(lab_of(&[
+        send("a", 1),
+        send("b", 1),
+        Action::SetProcesses { count: 2 },
+        send("c", 1),
+        send("d", 1),
+        send("e", 1),
+    ]));
+    let processes: Vec<u32> = (1..=5)
+        .map(|id| lab.state().attempt_by_id(id).unwrap().process)
+        .collect();
+    assert_eq!(processes, [1, 1, 1, 2, 1]);
+}

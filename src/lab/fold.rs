@@ -200,12 +200,11 @@ impl Fold {
                 if *slot == 1 {
                     self.last_handled = None;
                 }
+                // Lines stay in slot order; a restart's new process takes its slot.
                 let line = Line::new(*process, *slot);
-                let index = usize::from(*slot) - 1;
-                if index < self.lines.len() {
-                    self.lines[index] = line;
-                } else {
-                    self.lines.push(line);
+                match self.lines.binary_search_by_key(slot, |l| l.slot) {
+                    Ok(i) => self.lines[i] = line,
+                    Err(i) => self.lines.insert(i, line),
                 }
                 // An end and a start in one slot at one moment are one restart.
                 let kind = match self.markers.last() {
@@ -399,8 +398,13 @@ impl Fold {
                 self.mark(event.at, MarkerKind::ProcessEnded { process: *process });
             }
             Happening::NaiveHandled { attempt, balance } => {
-                // The naive side's balances shown are process 1's.
-                if self.tracked(*attempt).attempt.process != self.lines[0].process {
+                // The naive side's balances shown are those of the process in slot 1.
+                let process = self.tracked(*attempt).attempt.process;
+                if !self
+                    .lines
+                    .iter()
+                    .any(|l| l.slot == 1 && l.process == process)
+                {
                     return;
                 }
                 let index = (*attempt - 1) as usize;

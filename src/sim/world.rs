@@ -81,7 +81,11 @@ impl Shared {
     fn route(&self, key: &str) -> Running {
         let running = self.running.borrow();
         let turn = self.routed.get();
-        self.routed.set(turn + 1);
+        // The round robin counts only while there is a choice, so the first call
+        // after a second process starts goes to process 1, the next to process 2.
+        if running.len() > 1 {
+            self.routed.set(turn + 1);
+        }
         let slot = self.routing.get().slot(key, running.len() as Slot, turn);
         running[usize::from(slot) - 1].clone()
     }
@@ -502,6 +506,7 @@ impl World {
     /// one taken away ends as a restart ends one.
     pub fn set_processes(&mut self, count: Slot) {
         let count = usize::from(count.max(1));
+        self.shared.routed.set(0);
         while self.processes.len() < count {
             self.last_number += 1;
             let number = self.last_number;
