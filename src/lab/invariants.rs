@@ -65,7 +65,9 @@ type Operation = (String, String);
 pub struct Invariants {
     /// How many times each operation's points were added, over the whole history.
     grants: FxHashMap<Operation, u32>,
-    standing: FxHashMap<(Place, Operation), Standing>,
+    /// What stands of each operation, in each store that holds some of it (one
+    /// or two places, so a list).
+    standing: FxHashMap<Operation, Vec<(Place, Standing)>>,
     /// Each attempt's operation and the process it went to, as sent.
     attempts: FxHashMap<AttemptId, (Operation, ProcessNumber)>,
     /// Writes a transaction has staged, by attempt, until it commits.
@@ -107,7 +109,7 @@ impl Invariants {
             }
             Happening::Expired { account_id, key } => {
                 let op = (account_id.clone(), key.clone());
-                if let Some(s) = self.standing.get_mut(&(Place::Durable, op)) {
+                if let Some(s) = self.at(Place::Durable, &op) {
                     s.receipt = false;
                     s.expired = true;
                 }
@@ -115,8 +117,9 @@ impl Invariants {
             }
             Happening::ProcessEnded { process } => {
                 // A process's memory goes with it, points and receipts alike.
-                self.standing
-                    .retain(|(place, _), _| *place != Place::Memory(*process));
+                for places in self.standing.values_mut() {
+                    places.retain(|(place, _)| *place != Place::Memory(*process));
+                }
                 self.staged
                     .retain(|_, place| *place != Place::Memory(*process));
             }
@@ -141,13 +144,10 @@ impl Invariants {
         match step {
             StoreStep::Wrote(Table::Balance) => self.grant(attempt, place, op, at),
             StoreStep::Wrote(Table::Receipt) => {
-                self.standing.entry((place, op)).or_default().receipt = true;
+                self.stand(place, op).receipt = true;
             }
             StoreStep::WroteBoth => {
-                self.standing
-                    .entry((place, op.clone()))
-                    .or_default()
-                    .receipt = true;
+                self.stand(place, op.clone()).receipt = true;
                 self.grant(attempt, place, op, at);
             }
             StoreStep::Staged(_) => {
@@ -155,10 +155,7 @@ impl Invariants {
             }
             StoreStep::Committed => {
                 self.staged.remove(&attempt);
-                self.standing
-                    .entry((place, op.clone()))
-                    .or_default()
-                    .receipt = true;
+                self.stand(place, op.clone()).receipt = true;
                 self.grant(attempt, place, op, at);
             }
             StoreStep::Conflict => {
@@ -170,7 +167,7 @@ impl Invariants {
     }
 
     fn grant(&mut self, attempt: AttemptId, place: Place, op: Operation, at: Millis) {
-        self.standing.entry((place, op.clone())).or_default().points = true;
+        self.stand(place, op.clone()).points = true;
         let count = self.grants.entry(op).or_insert(0);
         *count += 1;
         if *count > 1 {
@@ -187,10 +184,9 @@ impl Invariants {
         };
         let standing: Vec<Standing> = self
             .standing
-            .iter()
-            .filter(|((_, o), _)| *o == op)
-            .map(|(_, s)| *s)
-            .collect();
+            .get(&op)
+            .map(|places| places.iter().map(|(_, s)| *s).collect())
+            .unwrap_or_default();
         if standing
             .iter()
             .any(|s| s.points && !s.receipt && !s.expired)
@@ -200,6 +196,25 @@ impl Invariants {
         if standing.iter().any(|s| s.receipt && !s.points) {
             self.break_(Invariant::ReceiptHasGrant, attempt, at);
         }
+    }
+
+    /// What stands of `op` in `place`, made empty if nothing did.
+    fn stand(&mut self, place: Place, op: Operation) -> &mut Standing {
+        let places = self.standing.entry(op).or_default();
+        let i = match places.iter().position(|(p, _)| *p == place) {
+            Some(i) => i,
+            None => {
+                places.push((place, Standing::default()));
+                places.len() - 1
+            }
+        };
+        &mut places[i].1
+    }
+
+    /// What stands of `op` in `place`, if anything does.
+    fn at(&mut self, place: Place, op: &Operation) -> Option<&mut Standing> {
+        let places = self.standing.get_mut(op)?;
+        places.iter_mut().find(|(p, _)| *p == place).map(|(_, s)| s)
     }
 
     fn break_(&mut self, invariant: Invariant, attempt: AttemptId, at: Millis) {
