@@ -237,3 +237,15 @@ fn round_robin_starts_at_process_1_when_the_second_starts() {
         .collect();
     assert_eq!(processes, [1, 1, 1, 2, 1]);
 }
+
+#[test]
+fn a_grant_made_again_names_the_attempt_that_granted_first() {
+    let lab = crash_then_retry(StoreKind::BalanceFirst, CrashPoint::BetweenWrites);
+    let retry = lab.state().timeline().iter().find(|r| r.attempt.id == 2).unwrap();
+    let handled = retry.handled.as_ref().unwrap();
+    assert_eq!(handled.granted_before_by, Some(1));
+    assert_eq!(handled.granted_before_in, Some(1));
+    let lab = crash_then_retry(StoreKind::OneTransaction, CrashPoint::BetweenWrites);
+    let retry = lab.state().timeline().iter().find(|r| r.attempt.id == 2).unwrap();
+    assert_eq!(retry.handled.as_ref().unwrap().granted_before_by, None);
+}

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::core::{CrashPoint, GrantError, StoreOutcome, StoreStep};
+use crate::core::{CrashPoint, GrantError, StoreStep, Table};
 use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
@@ -58,7 +58,10 @@ pub(super) struct Fold {
     pub naive_balances: Vec<(String, i32)>,
     /// Where each operation (account, key) was first applied, to tell a grant
     /// made again after a restart.
-    applied_in: FxHashMap<(String, String), ProcessNumber>,
+    /// The attempt (and its process) that first added each operation's points,
+    /// to tell a grant made again (after a restart, on the other process, after
+    /// a crash between writes or an expired receipt).
+    first_grant: FxHashMap<(String, String), (AttemptId, ProcessNumber)>,
     /// What happened between the attempts' rows: crashes, restarts, conflicts,
     /// expiries and clock moves.
     pub markers: Vec<Marker>,
@@ -80,7 +83,7 @@ impl Default for Fold {
             last_handled: None,
             timeline: Vec::new(),
             naive_balances: Vec::new(),
-            applied_in: FxHashMap::default(),
+            first_grant: FxHashMap::default(),
             markers: Vec::new(),
             invariants: Invariants::default(),
             seen: 0,
@@ -99,6 +102,8 @@ pub(super) struct Tracked {
     pub steps: Vec<StoreStep>,
     /// Whether those steps were in the durable store.
     pub durable: bool,
+    /// It added points that an earlier attempt (of this process) had already added.
+    pub regranted: Option<(AttemptId, ProcessNumber)>,
     pub crashed_at: Option<CrashPoint>,
 }
 
@@ -143,6 +148,7 @@ impl Fold {
             never_handled: false,
             steps: Vec::new(),
             durable: false,
+            regranted: None,
             crashed_at: None,
         });
     }
@@ -266,6 +272,17 @@ impl Fold {
                         },
                     );
                 }
+                if matches!(
+                    step,
+                    StoreStep::WroteBoth | StoreStep::Wrote(Table::Balance) | StoreStep::Committed
+                ) {
+                    let tracked = self.tracked(*attempt);
+                    let grant = &tracked.attempt.grant;
+                    let op = (grant.account_id.clone(), grant.key.clone());
+                    let this = (*attempt, tracked.attempt.process);
+                    let first = *self.first_grant.entry(op).or_insert(this);
+                    self.tracked(*attempt).regranted = (first != this).then_some(first);
+                }
                 let tracked = self.tracked(*attempt);
                 tracked.steps.push(*step);
                 tracked.durable = *durable;
@@ -327,22 +344,15 @@ impl Fold {
                     line.in_hand = None;
                 }
                 self.last_handled = Some(*attempt);
-                let granted_before_in = match store {
-                    Ok(StoreOutcome::Applied(receipt)) => {
-                        let process = self.tracked(*attempt).attempt.process;
-                        let operation = (receipt.account_id.clone(), receipt.key.clone());
-                        let first = *self.applied_in.entry(operation).or_insert(process);
-                        (first != process).then_some(first)
-                    }
-                    _ => None,
-                };
-                let steps = &self.tracked(*attempt).steps;
+                let tracked = self.tracked(*attempt);
+                let steps = &tracked.steps;
                 let handling = Handling {
                     at: event.at,
                     store: store.clone(),
                     acknowledgement_lost: *acknowledgement_lost,
                     balance_after: *balance,
-                    granted_before_in,
+                    granted_before_in: tracked.regranted.map(|(_, p)| p),
+                    granted_before_by: tracked.regranted.map(|(a, _)| a),
                     conflict: steps.contains(&StoreStep::Conflict),
                     by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
                 };

@@ -42,9 +42,12 @@ pub struct Handling {
     pub acknowledgement_lost: bool,
     /// The account's balance right after.
     pub balance_after: i32,
-    /// The store applied an operation that an earlier process had already applied:
-    /// the restart forgot the receipt, and the points were granted again.
+    /// The store added points that an earlier attempt had already added for the
+    /// same operation (a restart or another process forgot it, a crash left no
+    /// receipt, or the receipt expired): the process of that earlier attempt...
     pub granted_before_in: Option<ProcessNumber>,
+    /// ... and the attempt itself.
+    pub granted_before_by: Option<AttemptId>,
     /// The unique constraint refused this attempt's receipt: another attempt of
     /// the operation had committed first, and this one returned that receipt.
     pub conflict: bool,
