@@ -1,11 +1,12 @@
 //! Every piece of UI text, in English and Persian. Kept out of the views so a
 //! missing translation is a compile error (each language fills the same struct).
 
-use crate::core::GrantError;
+use crate::core::{CrashPoint, GrantError};
 use crate::lab::{
     FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
     MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
 };
+use crate::sim::{Routing, StoreKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
@@ -94,6 +95,48 @@ fn fa_seconds(ms: u64) -> String {
 /// A number in Persian prose.
 fn fa(n: impl std::fmt::Display) -> String {
     Lang::Fa.prose_number(n)
+}
+
+/// The virtual clock for reading: seconds under an hour ("12.3 s"), then hours,
+/// minutes and seconds ("02:00:00.1"), with days in front from a day on ("1 d
+/// 02:00:00.1"). Integers only, as for `seconds`.
+pub fn clock_time(lang: Lang, ms: u64) -> String {
+    let tenths = (ms + 50) / 100;
+    if tenths < 36_000 {
+        return match lang {
+            Lang::En => format!("{} s", seconds(ms)),
+            Lang::Fa => fa_seconds(ms),
+        };
+    }
+    let (days, rest) = (tenths / 864_000, tenths % 864_000);
+    let hms = format!(
+        "{:02}:{:02}:{:02}.{}",
+        rest / 36_000,
+        rest / 600 % 60,
+        rest / 10 % 60,
+        rest % 10
+    );
+    match lang {
+        Lang::En if days > 0 => format!("{days} d {hms}"),
+        Lang::En => hms,
+        Lang::Fa => {
+            // Kept whole and left to right inside right-to-left prose.
+            let hms = format!("\u{2068}{}\u{2069}", fa(hms).replace('.', "٫"));
+            if days > 0 {
+                format!("{} روز {hms}", fa(days))
+            } else {
+                hms
+            }
+        }
+    }
+}
+
+/// "24 hours", "1 hour": a retention in prose.
+fn hours_en(h: u32) -> String {
+    match h {
+        1 => "1 hour".to_string(),
+        h => format!("{h} hours"),
+    }
 }
 
 /// One language's words. Functions build the sentences that carry values.
@@ -198,7 +241,8 @@ pub struct Texts {
     pub receipts_more: fn(Lang, usize) -> String,
     pub chart_recent: fn(Lang, usize) -> String,
     pub world: &'static str,
-    pub clock: fn(Lang, u64, u32) -> String,
+    /// The clock line: virtual time, and the running processes' numbers by slot.
+    pub clock: fn(Lang, u64, &[u32]) -> String,
     pub speed: &'static str,
     pub speed_paused: &'static str,
     pub skip_to_idle: &'static str,
@@ -213,12 +257,61 @@ pub struct Texts {
     pub naive_balances: &'static str,
     pub undo: &'static str,
     pub redo: &'static str,
+    /// Moving the clock: an hour, a day, or to a time (hours:minutes since the start).
+    pub move_hour: &'static str,
+    pub move_day: &'static str,
+    pub move_to_label: &'static str,
+    pub move_to: &'static str,
+    pub move_to_hint: &'static str,
+    pub time_format: &'static str,
+    pub time_minutes: &'static str,
+    /// A time to move to that is not after now (the clock's time now).
+    pub time_not_after_now: fn(Lang, u64) -> String,
+    /// The storage and processes panel.
+    pub storage: &'static str,
+    pub store_kind_label: &'static str,
+    pub store_kind: fn(StoreKind) -> &'static str,
+    pub store_kind_hint: fn(StoreKind) -> &'static str,
+    pub crash_label: &'static str,
+    pub crash_point: fn(Option<CrashPoint>) -> &'static str,
+    pub crash_hint: &'static str,
+    /// Before the armed point's name, in full (a narrow select may cut it).
+    pub crash_armed: &'static str,
+    pub processes_label: &'static str,
+    pub processes_hint: &'static str,
+    pub routing_label: &'static str,
+    pub routing: fn(Lang, Routing) -> String,
+    pub routing_hint: fn(Routing) -> &'static str,
+    /// Said beside the routing while one process runs.
+    pub routing_one_process: &'static str,
+    pub retention_label: &'static str,
+    pub retention_hint: &'static str,
+    /// A retention that was refused: what is still in force.
+    pub retention_unchanged: fn(Lang, u32) -> String,
+    pub ledger_label: &'static str,
+    pub ledger_hint: &'static str,
+    /// Beside a durable-only setting while the store is in memory.
+    pub durable_only: &'static str,
+    /// "Process 3": one process's queue or memory.
+    pub process_heading: fn(Lang, u32) -> String,
+    /// Which store the store panel shows: the durable one (its retention, hours).
+    pub store_shows_durable: fn(Lang, u32) -> String,
+    /// ... or one process's memory.
+    pub store_shows_memory: fn(Lang, u32) -> String,
+    /// ... or two processes' memories, the first shown first.
+    pub store_shows_memories: fn(Lang, u32, u32) -> String,
+    pub memory_of: fn(Lang, u32) -> String,
+    /// The store panel's heading: the durable store, one process's memory, or two.
+    pub store_title_durable: &'static str,
+    pub store_title_memory: fn(Lang, u32) -> String,
+    pub store_title_memories: &'static str,
     /// What really became of a timed-out attempt.
     pub truth: fn(Truth) -> &'static str,
     /// "at 1.2 s": when something happened, in virtual time.
     pub at_time: fn(Lang, u64) -> String,
     pub process_marker: fn(Lang, u32) -> String,
-    pub granted_again: fn(Lang, u32) -> String,
+    /// Why an attempt granted again: the first attempt, its process, the cause.
+    pub granted_again: fn(Lang, AttemptId, u32, RegrantCause) -> String,
     pub store_not_yet: &'static str,
     pub store_never: &'static str,
     pub caller_process_ended: &'static str,
@@ -244,6 +337,37 @@ pub struct Texts {
     pub chart_mark_older: &'static str,
     pub chart_mark_unseen: &'static str,
     pub chart_mark_none: &'static str,
+    /// The promises panel (src/ui/invariant_view.rs): its heading, a line on
+    /// what it checks, each promise in words, and its two states.
+    pub invariants_title: &'static str,
+    pub invariants_intro: &'static str,
+    pub invariant: fn(Invariant) -> &'static str,
+    pub invariant_holds: &'static str,
+    pub invariant_broken: &'static str,
+    /// "Broken by attempt #2 at 3.1 s": the first attempt that broke a promise.
+    pub broken_by: fn(Lang, AttemptId, Millis) -> String,
+    /// The button that brings that attempt's timeline row into view.
+    pub show_attempt: fn(Lang, AttemptId) -> String,
+    /// The attempt has no timeline row yet: its caller has not heard back.
+    pub row_pending: &'static str,
+    /// Said once, politely, when a promise breaks.
+    pub announce_broken: fn(Lang, Invariant, AttemptId, Millis) -> String,
+    /// Receipts the sweeper deleted so far, and the retention now (hours): context, not a break.
+    pub receipts_expired: fn(Lang, u32, u32) -> String,
+    /// A timeline row that is not an attempt: what happened, in words.
+    pub marker_text: fn(Lang, &Marker) -> String,
+    /// More markers between two rows than the timeline shows.
+    pub markers_more: fn(Lang, usize) -> String,
+    /// An attempt row's store cell: where its process crashed while handling it.
+    pub crashed_at: fn(CrashPoint) -> &'static str,
+    /// The unique constraint refused the attempt: another attempt committed first.
+    pub lost_race: &'static str,
+    /// ... and the store returned the receipt that attempt committed.
+    pub lost_race_receipt: &'static str,
+    /// Its receipt had expired; the operation's ledger row recognised it.
+    pub by_ledger: &'static str,
+    /// A tag on the attempt row that first broke a promise.
+    pub broke_promise: fn(Invariant) -> &'static str,
 }
 
 static EN: Texts = Texts {
@@ -323,8 +447,8 @@ static EN: Texts = Texts {
     balance_read: "Balance of",
     balance_read_note: "A separate read of the store, not a receipt.",
     balance_read_when: |_, ms, after| match after {
-        Some(n) => format!("Read at {} s, right after the store handled attempt {n}.", seconds(ms)),
-        None => format!("Read at {} s, before the store handled any attempt.", seconds(ms)),
+        Some(n) => format!("Read at {}, right after the store handled attempt {n}.", clock_time(Lang::En, ms)),
+        None => format!("Read at {}, before the store handled any attempt.", clock_time(Lang::En, ms)),
     },
     balance_read_stale: |_, now| format!("Out of date: the balance is {now} now. Press “Check balance” to read it again."),
     field_error: |e| match e {
@@ -370,6 +494,14 @@ static EN: Texts = Texts {
         LabError::NothingToRedo => "Nothing to redo: redo brings back only what Undo took back.".to_string(),
         LabError::StepNotPaused => "Step is for a paused consumer: switch on “Pause consumer” first.".to_string(),
         LabError::NothingToStep => "Nothing to step: the queue is empty, or the consumer is still applying a delivery.".to_string(),
+        LabError::Retention(h) => format!(
+            "Retention (hours): must be 1 to {}, not {h}. Nothing changed.",
+            crate::lab::MAX_RETENTION_HOURS
+        ),
+        LabError::ClockMove(ms) => format!(
+            "The clock moves forward 1 ms to a year ({} ms) at a time, not {ms} ms. Nothing changed.",
+            crate::lab::MAX_CLOCK_MOVE_MS
+        ),
         other => other.to_string(),
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
@@ -409,7 +541,11 @@ static EN: Texts = Texts {
     receipts_more: |_, n| format!("… and {n} more"),
     chart_recent: |_, n| format!("last {n} attempts"),
     world: "Time and process",
-    clock: |_, ms, process| format!("Virtual time {} s · process {process}", seconds(ms)),
+    clock: |lang, ms, processes| match processes {
+        [a, b] => format!("Virtual time {} · processes {a} and {b}", clock_time(lang, ms)),
+        [a, ..] => format!("Virtual time {} · process {a}", clock_time(lang, ms)),
+        [] => format!("Virtual time {}", clock_time(lang, ms)),
+    },
     speed: "Speed",
     speed_paused: "Clock stopped",
     skip_to_idle: "Skip to idle",
@@ -418,12 +554,83 @@ static EN: Texts = Texts {
     caller_timeout_label: "Caller timeout (ms)",
     processing_time_label: "Processing time (ms)",
     restart: "Restart process",
-    restart_hint: "Ends the process: its memory, queue and work in hand are lost.",
+    restart_hint: "Ends the process (both, when two run): its memory, queue and work in hand are lost. A durable store keeps what it committed.",
     naive: "Naive worker beside",
     naive_hint: "While this is on, each request sent also goes to a worker that ignores the key and treats every delivery as new.",
     naive_balances: "Naive worker's balances",
     undo: "Undo",
     redo: "Redo",
+    move_hour: "+1 hour",
+    move_day: "+1 day",
+    move_to_label: "Move clock to (h:mm)",
+    move_to: "Move",
+    move_to_hint: "A time since the start, as hours:minutes (25:30) or whole hours (48). The clock only moves forward; whatever falls due on the way happens in order.",
+    time_format: "Write the time as hours:minutes, such as 25:30, or as whole hours. Nothing changed.",
+    time_minutes: "Minutes run from 00 to 59. Nothing changed.",
+    time_not_after_now: |lang, now| {
+        format!(
+            "That time is not after now ({}): the clock only moves forward. Nothing changed.",
+            clock_time(lang, now)
+        )
+    },
+    storage: "Storage and processes",
+    store_kind_label: "Store",
+    store_kind: |k| match k {
+        StoreKind::InMemory => "In memory",
+        StoreKind::ReceiptFirst => "Durable: receipt first",
+        StoreKind::BalanceFirst => "Durable: balance first",
+        StoreKind::OneTransaction => "Durable: one transaction",
+    },
+    store_kind_hint: |k| match k {
+        StoreKind::InMemory => "The article's store: each process keeps balances and receipts in its own memory and forgets them when it ends.",
+        StoreKind::ReceiptFirst => "Outlives the process. Writes the receipt, then adds the points, as two separate writes: a crash in between leaves a receipt for points never added.",
+        StoreKind::BalanceFirst => "Outlives the process. Adds the points, then writes the receipt, as two separate writes: a crash in between leaves points with no receipt, so a retry adds them again.",
+        StoreKind::OneTransaction => "Outlives the process. Points and receipt go in one transaction, both or neither, with one unique key per operation; the answer leaves only after the commit.",
+    },
+    crash_label: "Crash point",
+    crash_point: |p| match p {
+        None => "None",
+        Some(CrashPoint::BeforeWrites) => "Before anything is written",
+        Some(CrashPoint::BetweenWrites) => "Between the two writes",
+        Some(CrashPoint::AfterCommit) => "After commit, before acknowledgement",
+    },
+    crash_hint: "Crashes the next handling that reaches this moment, once: its process ends there and a new one takes its place. Then this goes back to None.",
+    crash_armed: "Armed:",
+    processes_label: "Processes",
+    processes_hint: "Two processes run side by side, each with its own queue and consumer, and, in memory, its own store.",
+    routing_label: "Routing",
+    routing: |_, r| match r {
+        Routing::RoundRobin => "Round robin".to_string(),
+        Routing::KeyHash => "By hash of the key".to_string(),
+        Routing::Only(n) => format!("Always process {n}"),
+    },
+    routing_hint: |r| match r {
+        Routing::RoundRobin => "Calls take turns: one to process 1, the next to process 2.",
+        Routing::KeyHash => "Every attempt with the same key goes to the same process.",
+        Routing::Only(_) => "Every call goes to that one process.",
+    },
+    routing_one_process: "Only one process runs now, so every call goes to it: routing matters once 2 run.",
+    retention_label: "Retention (hours)",
+    retention_hint: "How long the durable store keeps each receipt before deleting it. After that, a retry with the old key looks new. Balances and ledger rows stay.",
+    retention_unchanged: |_, h| format!("Nothing changed: receipts are still kept {}.", hours_en(h)),
+    ledger_label: "Recognise by ledger row",
+    ledger_hint: "The durable store also writes a ledger row for every grant and never deletes it, while the receipt goes when its retention runs out. With this on, a retry whose receipt is gone is recognised by its ledger row and adds nothing.",
+    durable_only: "Applies to the durable store only.",
+    process_heading: |_, n| format!("Process {n}"),
+    store_shows_durable: |_, h| {
+        format!(
+            "Durable store, shared by every process and kept across restarts: committed balances and receipts. Receipts are deleted {} after they were written; balances and ledger rows stay.",
+            hours_en(h)
+        )
+    },
+    store_shows_memory: |_, n| format!("The article's in-memory store, inside process {n}: lost when that process ends."),
+    store_shows_memories: |_, a, b| {
+        format!("Each process has its own memory: process {a}'s first, then process {b}'s. Neither knows what the other granted.")
+    },
+    memory_of: |_, n| format!("Process {n}'s memory"),
+    store_title_durable: "Durable store",
+    store_title_memory: |_, n| format!("Store: process {n}'s memory"),
+    store_title_memories: "Stores: each process's memory",
     truth: |t| match t {
         Truth::NeverApplied => "In truth: never applied.",
         Truth::ReturnedReceipt => "In truth: the store recognised the key and returned the stored receipt; nothing was added.",
@@ -432,9 +639,15 @@ static EN: Texts = Texts {
         Truth::Pending => "In truth: still queued or running; not known yet.",
         Truth::Crashed => "In truth: the process crashed while handling it; the crash row says what was written.",
     },
-    at_time: |_, ms| format!("at {} s", seconds(ms)),
+    at_time: |lang, ms| format!("at {}", clock_time(lang, ms)),
     process_marker: |_, n| format!("process {n}"),
-    granted_again: |_, p| format!("granted again: process {p} had applied this operation, and the restart forgot its receipt"),
+    granted_again: |_, first, p, cause| match cause {
+        RegrantCause::Restart => format!("granted again: process {p} had applied this operation, and the restart forgot its receipt"),
+        RegrantCause::OtherProcess => format!("granted again: process {p} had applied this operation in its own memory, which this process cannot see"),
+        RegrantCause::CrashLeftNoReceipt => format!("granted again: attempt #{first} added these points, then process {p} crashed before writing its receipt"),
+        RegrantCause::ReceiptExpired => format!("granted again: attempt #{first} had applied this operation, but its receipt expired, so the store took this for a new one"),
+        RegrantCause::Race => format!("granted again: attempt #{first} (process {p}) was applying this operation at the same moment, and neither found a receipt"),
+    },
     store_not_yet: "not handled yet",
     store_never: "never reached the store",
     caller_process_ended: "error: the process ended before answering",
@@ -473,6 +686,53 @@ static EN: Texts = Texts {
     chart_mark_older: "older than the current balance",
     chart_mark_unseen: "no receipt reached the caller; it would say",
     chart_mark_none: "no mark",
+    invariants_title: "Promises (invariants)",
+    invariants_intro: "Checked after every step against what the stores wrote.",
+    invariant: |i| match i {
+        Invariant::AtMostOnce => "Every operation is granted at most once",
+        Invariant::GrantedHasReceipt => "Every granted operation has a receipt",
+        Invariant::ReceiptHasGrant => "Every receipt matches a grant",
+    },
+    invariant_holds: "Holds",
+    invariant_broken: "Broken",
+    broken_by: |_, attempt, at| format!("Broken by attempt #{attempt} at {}", clock_time(Lang::En, at)),
+    show_attempt: |_, attempt| format!("Show attempt #{attempt} in the timeline"),
+    row_pending: "Its timeline row appears once its caller hears back.",
+    announce_broken: |_, i, attempt, at| {
+        format!(
+            "Promise broken: “{}”, by attempt #{attempt} at {}.",
+            (EN.invariant)(i),
+            clock_time(Lang::En, at)
+        )
+    },
+    receipts_expired: |_, n, hours| {
+        let receipts = match n {
+            1 => "1 receipt".to_string(),
+            n => format!("{n} receipts"),
+        };
+        format!(
+            "{receipts} expired after the retention (now {}). Not a broken promise: the store kept each as long as it said it would, but a retry after that looks new.",
+            hours_long_en(hours)
+        )
+    },
+    marker_text: marker_text_en,
+    markers_more: |_, n| match n {
+        1 => "… and 1 more event here, not shown".to_string(),
+        n => format!("… and {n} more events here, not shown"),
+    },
+    crashed_at: |p| match p {
+        CrashPoint::BeforeWrites => "crashed before anything was written",
+        CrashPoint::BetweenWrites => "crashed between the two writes",
+        CrashPoint::AfterCommit => "crashed after the commit, before the answer left",
+    },
+    lost_race: "lost the race: another attempt committed first",
+    lost_race_receipt: "lost the race: returned the committed receipt",
+    by_ledger: "recognised by the ledger row: its receipt had expired",
+    broke_promise: |i| match i {
+        Invariant::AtMostOnce => "broke “at most once”",
+        Invariant::GrantedHasReceipt => "broke “granted has a receipt”",
+        Invariant::ReceiptHasGrant => "broke “receipt matches a grant”",
+    },
 };
 
 static FA: Texts = Texts {
@@ -553,8 +813,8 @@ static FA: Texts = Texts {
     balance_read: "موجودی",
     balance_read_note: "خواندنِ جداگانهٔ مخزن، نه یک رسید.",
     balance_read_when: |_, ms, after| match after {
-        Some(n) => format!("خوانده‌شده در {}، درست پس از آنکه مخزن به تلاش {} رسیدگی کرد.", fa_seconds(ms), fa(n)),
-        None => format!("خوانده‌شده در {}، پیش از آنکه مخزن به هیچ تلاشی رسیدگی کند.", fa_seconds(ms)),
+        Some(n) => format!("خوانده‌شده در {}، درست پس از آنکه مخزن به تلاش {} رسیدگی کرد.", clock_time(Lang::Fa, ms), fa(n)),
+        None => format!("خوانده‌شده در {}، پیش از آنکه مخزن به هیچ تلاشی رسیدگی کند.", clock_time(Lang::Fa, ms)),
     },
     balance_read_stale: |_, now| {
         format!("کهنه شده: موجودی اکنون {now} است. برای خواندن دوباره «دیدن موجودی» را بزن.")
@@ -726,8 +986,15 @@ static FA: Texts = Texts {
     receipts_more: |lang, n| format!("… و {} رسید دیگر", lang.prose_number(n)),
     chart_recent: |lang, n| format!("{} تلاش آخر", lang.prose_number(n)),
     world: "زمان و فرایند",
-    clock: |lang, ms, process| {
-        format!("زمان مجازی {} · فرایند {}", fa_seconds(ms), lang.prose_number(process))
+    clock: |lang, ms, processes| match processes {
+        [a, b] => format!(
+            "زمان مجازی {} · فرایندهای {} و {}",
+            clock_time(lang, ms),
+            lang.prose_number(a),
+            lang.prose_number(b)
+        ),
+        [a, ..] => format!("زمان مجازی {} · فرایند {}", clock_time(lang, ms), lang.prose_number(a)),
+        [] => format!("زمان مجازی {}", clock_time(lang, ms)),
     },
     speed: "سرعت",
     speed_paused: "ساعت ایستاده",
@@ -737,12 +1004,95 @@ static FA: Texts = Texts {
     caller_timeout_label: "مهلت فراخواننده (میلی‌ثانیه)",
     processing_time_label: "زمان پردازش (میلی‌ثانیه)",
     restart: "راه‌اندازی دوبارهٔ فرایند",
-    restart_hint: "فرایند را تمام می‌کند: حافظه، صف و کارِ در دست از دست می‌روند.",
+    restart_hint: "فرایند را تمام می‌کند (هر دو را، اگر دو فرایند کار کنند): حافظه، صف و کارِ در دست از دست می‌روند. مخزن ماندگار آنچه را ثبت کرده نگه می‌دارد.",
     naive: "کارگر ساده‌لوح در کنار",
     naive_hint: "تا این روشن است، هر درخواستی که فرستاده شود به کارگری هم می‌رود که کلید را نادیده می‌گیرد و هر تحویل را تازه می‌شمارد.",
     naive_balances: "موجودی‌های کارگر ساده‌لوح",
     undo: "واگرد",
     redo: "انجام دوباره",
+    // No "+" sign: in right-to-left text it would land on the wrong side of the digit.
+    move_hour: "یک ساعت جلو",
+    move_day: "یک روز جلو",
+    move_to_label: "بردن ساعت به (ساعت:دقیقه)",
+    move_to: "ببر",
+    move_to_hint: "زمانی از آغاز، به شکل ساعت:دقیقه (۲۵:۳۰) یا ساعتِ درست (۴۸). ساعت فقط جلو می‌رود؛ هر چه در این میان سررسید شود به ترتیب رخ می‌دهد.",
+    time_format: "زمان را به شکل ساعت:دقیقه بنویس، مانند ۲۵:۳۰، یا ساعتِ درست. چیزی تغییر نکرد.",
+    time_minutes: "دقیقه از ۰۰ تا ۵۹ است. چیزی تغییر نکرد.",
+    time_not_after_now: |lang, now| {
+        format!(
+            "این زمان پس از اکنون ({}) نیست: ساعت فقط جلو می‌رود. چیزی تغییر نکرد.",
+            clock_time(lang, now)
+        )
+    },
+    storage: "ذخیره‌سازی و فرایندها",
+    store_kind_label: "مخزن",
+    store_kind: |k| match k {
+        StoreKind::InMemory => "در حافظه",
+        StoreKind::ReceiptFirst => "ماندگار: اول رسید",
+        StoreKind::BalanceFirst => "ماندگار: اول موجودی",
+        StoreKind::OneTransaction => "ماندگار: یک تراکنش",
+    },
+    store_kind_hint: |k| match k {
+        StoreKind::InMemory => "مخزن مقاله: هر فرایند موجودی‌ها و رسیدها را در حافظهٔ خودش نگه می‌دارد و با پایانش همه را از یاد می‌برد.",
+        StoreKind::ReceiptFirst => "از فرایند بیشتر می‌ماند. اول رسید را می‌نویسد و بعد امتیاز را اضافه می‌کند، در دو نوشتنِ جدا: از کار افتادن در این میان رسیدی می‌گذارد برای امتیازی که هرگز اضافه نشد.",
+        StoreKind::BalanceFirst => "از فرایند بیشتر می‌ماند. اول امتیاز را اضافه می‌کند و بعد رسید را می‌نویسد، در دو نوشتنِ جدا: از کار افتادن در این میان امتیازی بی‌رسید می‌گذارد، پس تلاش دوباره آن را باز اضافه می‌کند.",
+        StoreKind::OneTransaction => "از فرایند بیشتر می‌ماند. امتیاز و رسید در یک تراکنش نوشته می‌شوند، هر دو یا هیچ‌کدام، با یک کلید یکتا برای هر عملیات؛ پاسخ فقط پس از ثبت نهایی (commit) می‌رود.",
+    },
+    crash_label: "نقطهٔ از کار افتادن",
+    crash_point: |p| match p {
+        None => "هیچ",
+        Some(CrashPoint::BeforeWrites) => "پیش از هر نوشتنی",
+        Some(CrashPoint::BetweenWrites) => "میان دو نوشتن",
+        Some(CrashPoint::AfterCommit) => "پس از ثبت نهایی، پیش از تأیید",
+    },
+    crash_hint: "رسیدگی بعدی را که به این لحظه برسد، یک بار، از کار می‌اندازد: فرایندش همان‌جا تمام می‌شود و فرایندی تازه جایش را می‌گیرد. سپس این دوباره «هیچ» می‌شود.",
+    crash_armed: "آماده:",
+    processes_label: "فرایندها",
+    processes_hint: "دو فرایند کنار هم کار می‌کنند، هر کدام با صف و مصرف‌کنندهٔ خودش و، در حالت «در حافظه»، مخزن خودش.",
+    routing_label: "مسیریابی",
+    routing: |lang, r| match r {
+        Routing::RoundRobin => "نوبتی".to_string(),
+        Routing::KeyHash => "بر پایهٔ درهم‌سازی کلید".to_string(),
+        Routing::Only(n) => format!("همیشه فرایند {}", lang.prose_number(n)),
+    },
+    routing_hint: |r| match r {
+        Routing::RoundRobin => "فراخوانی‌ها به نوبت می‌روند: یکی به فرایند ۱، بعدی به فرایند ۲.",
+        Routing::KeyHash => "همهٔ تلاش‌های یک کلید به یک فرایند می‌روند.",
+        Routing::Only(_) => "همهٔ فراخوانی‌ها به همان یک فرایند می‌روند.",
+    },
+    routing_one_process: "اکنون فقط یک فرایند کار می‌کند و هر فراخوانی به آن می‌رود: مسیریابی وقتی به کار می‌آید که ۲ فرایند کار کنند.",
+    retention_label: "نگه‌داری رسید (ساعت)",
+    retention_hint: "مخزن ماندگار هر رسید را این مدت نگه می‌دارد و سپس پاکش می‌کند. پس از آن، تلاش دوباره با کلید قدیمی تازه به نظر می‌رسد. موجودی‌ها و ردیف‌های دفتر می‌مانند.",
+    retention_unchanged: |lang, h| {
+        format!("چیزی تغییر نکرد: رسیدها هنوز {} ساعت نگه داشته می‌شوند.", lang.prose_number(h))
+    },
+    ledger_label: "شناختن از روی ردیف دفتر",
+    ledger_hint: "مخزن ماندگار برای هر اعطا یک ردیف در دفتر (ledger) هم می‌نویسد و هرگز پاکش نمی‌کند، ولی رسید با سرآمدن زمان نگه‌داری پاک می‌شود. با روشن بودن این، تلاش دوباره‌ای که رسیدش رفته از روی ردیف دفتر شناخته می‌شود و چیزی اضافه نمی‌کند.",
+    durable_only: "فقط در مخزن ماندگار اثر دارد.",
+    process_heading: |lang, n| format!("فرایند {}", lang.prose_number(n)),
+    store_shows_durable: |lang, h| {
+        format!(
+            "مخزن ماندگار، مشترک میان همهٔ فرایندها و ماندگار در راه‌اندازی دوباره: موجودی‌ها و رسیدهای ثبت‌شده. رسیدها {} ساعت پس از نوشته‌شدن پاک می‌شوند؛ موجودی‌ها و ردیف‌های دفتر می‌مانند.",
+            lang.prose_number(h)
+        )
+    },
+    store_shows_memory: |lang, n| {
+        format!(
+            "مخزن درون‌حافظهٔ مقاله، درون فرایند {}: با پایان همان فرایند از دست می‌رود.",
+            lang.prose_number(n)
+        )
+    },
+    store_shows_memories: |lang, a, b| {
+        format!(
+            "هر فرایند حافظهٔ خودش را دارد: اول حافظهٔ فرایند {}، سپس حافظهٔ فرایند {}. هیچ‌کدام نمی‌داند دیگری چه اعطا کرده است.",
+            lang.prose_number(a),
+            lang.prose_number(b)
+        )
+    },
+    memory_of: |lang, n| format!("حافظهٔ فرایند {}", lang.prose_number(n)),
+    store_title_durable: "مخزن ماندگار",
+    store_title_memory: |lang, n| format!("مخزن: حافظهٔ فرایند {}", lang.prose_number(n)),
+    store_title_memories: "مخزن‌ها: حافظهٔ هر فرایند",
     truth: |t| match t {
         Truth::NeverApplied => "در واقع: هرگز اعمال نشد.",
         Truth::ReturnedReceipt => "در واقع: مخزن کلید را شناخت و رسید ذخیره‌شده را برگرداند؛ چیزی اضافه نشد.",
@@ -751,13 +1101,27 @@ static FA: Texts = Texts {
         Truth::Pending => "در واقع: هنوز در صف یا در کار است؛ هنوز معلوم نیست.",
         Truth::Crashed => "در واقع: فرایند هنگام رسیدگی به آن از کار افتاد؛ ردیف از کار افتادن می‌گوید چه چیزی نوشته شد.",
     },
-    at_time: |_, ms| format!("در {}", fa_seconds(ms)),
+    at_time: |lang, ms| format!("در {}", clock_time(lang, ms)),
     process_marker: |lang, n| format!("فرایند {}", lang.prose_number(n)),
-    granted_again: |lang, p| {
-        format!(
-            "دوباره اعطا شد: فرایند {} این عملیات را اعمال کرده بود و راه‌اندازی دوباره رسیدش را از یاد برد",
-            lang.prose_number(p)
-        )
+    granted_again: |lang, first, p, cause| {
+        let (first, p) = (attempt_tag(first), lang.prose_number(p));
+        match cause {
+            RegrantCause::Restart => format!(
+                "دوباره اعطا شد: فرایند {p} این عملیات را اعمال کرده بود و راه‌اندازی دوباره رسیدش را از یاد برد"
+            ),
+            RegrantCause::OtherProcess => format!(
+                "دوباره اعطا شد: فرایند {p} این عملیات را در حافظهٔ خودش اعمال کرده بود که این فرایند آن را نمی‌بیند"
+            ),
+            RegrantCause::CrashLeftNoReceipt => format!(
+                "دوباره اعطا شد: تلاش {first} این امتیاز را اضافه کرد و فرایند {p} پیش از نوشتن رسیدش از کار افتاد"
+            ),
+            RegrantCause::ReceiptExpired => format!(
+                "دوباره اعطا شد: تلاش {first} این عملیات را اعمال کرده بود، ولی رسیدش منقضی شد و مخزن این را عملیاتی تازه گرفت"
+            ),
+            RegrantCause::Race => format!(
+                "دوباره اعطا شد: تلاش {first} (فرایند {p}) همان لحظه سرگرم اعمال همین عملیات بود و هیچ‌کدام رسیدی پیدا نکردند"
+            ),
+        }
     },
     store_not_yet: "هنوز رسیدگی نشده",
     store_never: "هرگز به مخزن نرسید",
@@ -805,4 +1169,313 @@ static FA: Texts = Texts {
     chart_mark_older: "قدیمی‌تر از موجودی فعلی",
     chart_mark_unseen: "هیچ رسیدی به فراخواننده نرسید؛ رسید می‌گفت",
     chart_mark_none: "بی‌نشانه",
+    invariants_title: "وعده‌ها (ناورداها)",
+    invariants_intro: "پس از هر گام با آنچه مخزن‌ها نوشته‌اند سنجیده می‌شوند.",
+    invariant: |i| match i {
+        Invariant::AtMostOnce => "هر عملیات حداکثر یک بار اعطا می‌شود",
+        Invariant::GrantedHasReceipt => "هر عملیاتِ اعطاشده رسید دارد",
+        Invariant::ReceiptHasGrant => "پشت هر رسید اعطایی واقعی هست",
+    },
+    invariant_holds: "برقرار است",
+    invariant_broken: "شکسته شد",
+    broken_by: |_, attempt, at| {
+        format!("شکسته با تلاش {} در {}", attempt_tag(attempt), clock_time(Lang::Fa, at))
+    },
+    show_attempt: |_, attempt| format!("نمایش تلاش {} در خط زمان", attempt_tag(attempt)),
+    row_pending: "ردیفش در خط زمان وقتی می‌آید که فراخوانندهٔ آن پاسخی بشنود.",
+    announce_broken: |_, i, attempt, at| {
+        format!(
+            "وعده شکست: «{}»، با تلاش {} در {}.",
+            (FA.invariant)(i),
+            attempt_tag(attempt),
+            clock_time(Lang::Fa, at)
+        )
+    },
+    receipts_expired: |lang, n, hours| {
+        format!(
+            "{} رسید پس از زمان نگه‌داری (اکنون {} ساعت) پاک شد. این شکستن وعده نیست: مخزن هر رسید را تا جایی که گفته بود نگه داشت، ولی تلاش دوباره پس از آن تازه به نظر می‌رسد.",
+            lang.prose_number(n),
+            lang.prose_number(hours)
+        )
+    },
+    marker_text: marker_text_fa,
+    markers_more: |lang, n| format!("… و {} رویداد دیگر در همین‌جا، که نشان داده نمی‌شوند", lang.prose_number(n)),
+    crashed_at: |p| match p {
+        CrashPoint::BeforeWrites => "پیش از هر نوشتنی از کار افتاد",
+        CrashPoint::BetweenWrites => "میان دو نوشتن از کار افتاد",
+        CrashPoint::AfterCommit => "پس از ثبت نهایی و پیش از رفتن پاسخ از کار افتاد",
+    },
+    lost_race: "در مسابقه باخت: تلاش دیگری زودتر ثبت نهایی شد",
+    lost_race_receipt: "در مسابقه باخت: رسیدِ ثبت‌شده را برگرداند",
+    by_ledger: "از روی ردیف دفتر شناخته شد: رسیدش منقضی شده بود",
+    broke_promise: |i| match i {
+        Invariant::AtMostOnce => "«حداکثر یک بار» را شکست",
+        Invariant::GrantedHasReceipt => "«هر اعطا رسید دارد» را شکست",
+        Invariant::ReceiptHasGrant => "«پشت هر رسید اعطایی هست» را شکست",
+    },
 };
+
+// The promises panel and the timeline's marker rows.
+
+use crate::core::{StoreStep, Table};
+use crate::lab::{Invariant, Marker, MarkerKind, RegrantCause};
+use crate::sim::{AttemptId, Millis};
+
+/// "#2", an attempt named as the timeline's first column names it, kept whole
+/// and left to right inside right-to-left prose.
+fn attempt_tag(attempt: AttemptId) -> String {
+    format!("\u{2068}#{attempt}\u{2069}")
+}
+
+fn hours_long_en(h: u32) -> String {
+    match h {
+        1 => "1 hour".to_string(),
+        h => format!("{h} hours"),
+    }
+}
+
+/// What a crash left of its handling's writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CrashLeft {
+    /// Nothing was written yet.
+    Nothing,
+    /// Receipt first, crashed between: a completion with no points.
+    ReceiptOnly,
+    /// Balance first, crashed between: points with no receipt.
+    PointsOnly,
+    /// One transaction, crashed before commit: its staged writes are gone.
+    StagedGone,
+    /// Everything committed; only the answer is missing.
+    Committed,
+    /// The store was the process's memory: what it wrote went with it.
+    MemoryGone,
+}
+
+fn crash_left(point: CrashPoint, wrote: &[StoreStep], durable: bool) -> CrashLeft {
+    let wrote_any = |table: Table| {
+        wrote.iter().any(|s| {
+            *s == StoreStep::Wrote(table)
+                || matches!(s, StoreStep::WroteBoth | StoreStep::Committed)
+        })
+    };
+    match (wrote_any(Table::Balance), wrote_any(Table::Receipt)) {
+        // Only a transaction reaches the point between its writes with nothing
+        // written: both are staged, and staged writes die with the process.
+        (false, false) if durable && point == CrashPoint::BetweenWrites => CrashLeft::StagedGone,
+        (false, false) => CrashLeft::Nothing,
+        _ if !durable => CrashLeft::MemoryGone,
+        (true, true) => CrashLeft::Committed,
+        (false, true) => CrashLeft::ReceiptOnly,
+        (true, false) => CrashLeft::PointsOnly,
+    }
+}
+
+/// A length of virtual time as days, hours, minutes and seconds (to a tenth),
+/// leaving out the parts that are zero.
+fn span_parts(ms: Millis) -> [(u64, usize); 4] {
+    let tenths = (ms + 50) / 100;
+    [
+        (tenths / 864_000, 0),
+        (tenths / 36_000 % 24, 1),
+        (tenths / 600 % 60, 2),
+        (tenths % 600, 3),
+    ]
+}
+
+fn span_en(ms: Millis) -> String {
+    const UNITS: [(&str, &str); 4] = [
+        ("day", "days"),
+        ("hour", "hours"),
+        ("minute", "minutes"),
+        ("second", "seconds"),
+    ];
+    let parts: Vec<String> = span_parts(ms)
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| {
+            let (one, many) = UNITS[unit];
+            match (unit, n) {
+                (3, n) if n % 10 != 0 => format!("{}.{} {many}", n / 10, n % 10),
+                (3, 10) | (0..=2, 1) => format!("1 {one}"),
+                (3, n) => format!("{} {many}", n / 10),
+                (_, n) => format!("{n} {many}"),
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "0 seconds".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn span_fa(ms: Millis) -> String {
+    const UNITS: [&str; 4] = ["روز", "ساعت", "دقیقه", "ثانیه"];
+    let parts: Vec<String> = span_parts(ms)
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| match unit {
+            3 if n % 10 != 0 => format!("{}٫{} {}", fa(n / 10), fa(n % 10), UNITS[3]),
+            3 => format!("{} {}", fa(n / 10), UNITS[3]),
+            unit => format!("{} {}", fa(n), UNITS[unit]),
+        })
+        .collect();
+    if parts.is_empty() {
+        format!("{} {}", fa(0), UNITS[3])
+    } else {
+        parts.join(" و ")
+    }
+}
+
+fn marker_text_en(_: Lang, marker: &Marker) -> String {
+    match &marker.kind {
+        MarkerKind::Crash {
+            process,
+            attempt,
+            point,
+            wrote,
+            durable,
+        } => {
+            let when = match point {
+                CrashPoint::BeforeWrites => "before anything was written",
+                CrashPoint::BetweenWrites => "between the two writes",
+                CrashPoint::AfterCommit => "after the commit, before the answer left",
+            };
+            let left = match crash_left(*point, wrote, *durable) {
+                CrashLeft::Nothing => "nothing was written, so a retry starts afresh.",
+                CrashLeft::ReceiptOnly => "the receipt was written, the points were not. Receipt first leaves a completion with no points: a retry gets that receipt, and the points are never added.",
+                CrashLeft::PointsOnly => "the points were added, the receipt was not. Balance first leaves points with no receipt: a retry finds no receipt and adds them again.",
+                CrashLeft::StagedGone => "nothing is half-done. In one transaction the staged writes are gone with the process, and a retry starts afresh.",
+                CrashLeft::Committed => "points and receipt were committed, the answer was never sent. A retry finds the receipt and returns it.",
+                CrashLeft::MemoryGone => "its store was its memory, so the points and the receipt it wrote are gone with it, and a retry adds them again.",
+            };
+            format!("Process {process} crashed {when} while handling attempt #{attempt}: {left}")
+        }
+        MarkerKind::Restart { ended, started, .. } => format!(
+            "Process {ended} ended; process {started} took its place: memory, queue and work in hand are gone."
+        ),
+        MarkerKind::ProcessStarted { process, .. } => format!(
+            "Process {process} started as a second process, with its own queue and consumer."
+        ),
+        MarkerKind::ProcessEnded { process } => format!(
+            "Process {process} was stopped: its memory, queue and work in hand are gone."
+        ),
+        MarkerKind::CommitConflict {
+            attempt,
+            process,
+            rolled_back,
+            points_stay,
+        } => {
+            let rest = if *rolled_back {
+                "another attempt of the operation committed first; its transaction rolled back and it returned the committed receipt."
+            } else if *points_stay {
+                "another attempt of the operation wrote its receipt first; the unique key refused this one's receipt, but the points it added stay."
+            } else {
+                "another attempt of the operation wrote its receipt first; the unique key refused this one's receipt before it added anything, and it returned that receipt."
+            };
+            format!("Attempt #{attempt} (process {process}) lost the race: {rest}")
+        }
+        MarkerKind::Expired {
+            count,
+            account_id,
+            key,
+            retention,
+        } => {
+            let hours = retention / crate::sim::HOUR_MS;
+            let (account, key) = (isolate(account_id), isolate(key));
+            match count {
+                1 => format!("The receipt for {account} · {key} expired (retention {hours} h)."),
+                n => format!(
+                    "{n} receipts expired (retention {hours} h), the first for {account} · {key}."
+                ),
+            }
+        }
+        MarkerKind::Clock { from } => format!(
+            "Clock moved forward by {}.",
+            span_en(marker.at.saturating_sub(*from))
+        ),
+    }
+}
+
+fn marker_text_fa(lang: Lang, marker: &Marker) -> String {
+    let n = |n: u32| lang.prose_number(n);
+    match &marker.kind {
+        MarkerKind::Crash {
+            process,
+            attempt,
+            point,
+            wrote,
+            durable,
+        } => {
+            let when = match point {
+                CrashPoint::BeforeWrites => "پیش از هر نوشتنی",
+                CrashPoint::BetweenWrites => "میان دو نوشتن",
+                CrashPoint::AfterCommit => "پس از ثبت نهایی و پیش از رفتن پاسخ",
+            };
+            let left = match crash_left(*point, wrote, *durable) {
+                CrashLeft::Nothing => "چیزی نوشته نشد، پس تلاش دوباره از نو آغاز می‌کند.",
+                CrashLeft::ReceiptOnly => "رسید نوشته شد، امتیاز نه. «اول رسید» کاری انجام‌شده بی‌امتیاز به جا می‌گذارد: تلاش دوباره همان رسید را می‌گیرد و امتیاز هرگز اضافه نمی‌شود.",
+                CrashLeft::PointsOnly => "امتیاز اضافه شد، رسید نه. «اول موجودی» امتیازی بی‌رسید به جا می‌گذارد: تلاش دوباره رسیدی نمی‌یابد و امتیاز را باز اضافه می‌کند.",
+                CrashLeft::StagedGone => "چیزی نیمه‌کاره نماند. در یک تراکنش، نوشته‌های آماده‌شده با فرایند از میان رفتند و تلاش دوباره از نو آغاز می‌کند.",
+                CrashLeft::Committed => "امتیاز و رسید ثبت نهایی شدند، ولی پاسخ هرگز فرستاده نشد. تلاش دوباره رسید را می‌یابد و برمی‌گرداند.",
+                CrashLeft::MemoryGone => "مخزنش حافظهٔ خودش بود، پس امتیاز و رسیدی که نوشت با آن از میان رفتند و تلاش دوباره آن‌ها را باز اضافه می‌کند.",
+            };
+            format!(
+                "فرایند {} {when} هنگام رسیدگی به تلاش {} از کار افتاد: {left}",
+                n(*process),
+                attempt_tag(*attempt)
+            )
+        }
+        MarkerKind::Restart { ended, started, .. } => format!(
+            "فرایند {} پایان یافت و فرایند {} جایش را گرفت: حافظه، صف و کارِ در دست از دست رفتند.",
+            n(*ended),
+            n(*started)
+        ),
+        MarkerKind::ProcessStarted { process, .. } => format!(
+            "فرایند {} به عنوان فرایند دوم آغاز شد، با صف و مصرف‌کنندهٔ خودش.",
+            n(*process)
+        ),
+        MarkerKind::ProcessEnded { process } => format!(
+            "فرایند {} متوقف شد: حافظه، صف و کارِ در دستش از دست رفتند.",
+            n(*process)
+        ),
+        MarkerKind::CommitConflict {
+            attempt,
+            process,
+            rolled_back,
+            points_stay,
+        } => {
+            let rest = if *rolled_back {
+                "تلاش دیگری از همین عملیات زودتر ثبت نهایی شد؛ تراکنش این یکی برگشت خورد و رسیدِ ثبت‌شده را برگرداند."
+            } else if *points_stay {
+                "تلاش دیگری از همین عملیات زودتر رسیدش را نوشت؛ کلید یکتا رسید این یکی را نپذیرفت، ولی امتیازی که اضافه کرده بود می‌ماند."
+            } else {
+                "تلاش دیگری از همین عملیات زودتر رسیدش را نوشت؛ کلید یکتا رسید این یکی را پیش از آنکه چیزی اضافه کند نپذیرفت و همان رسید را برگرداند."
+            };
+            format!(
+                "تلاش {} (فرایند {}) در مسابقه باخت: {rest}",
+                attempt_tag(*attempt),
+                n(*process)
+            )
+        }
+        MarkerKind::Expired {
+            count,
+            account_id,
+            key,
+            retention,
+        } => {
+            let hours = n((retention / crate::sim::HOUR_MS) as u32);
+            let (account, key) = (isolate(account_id), isolate(key));
+            match count {
+                1 => format!("رسید {account} · {key} منقضی شد (نگه‌داری {hours} ساعت)."),
+                c => format!(
+                    "{} رسید منقضی شد (نگه‌داری {hours} ساعت)، نخستینِ آن‌ها برای {account} · {key}.",
+                    n(*c)
+                ),
+            }
+        }
+        MarkerKind::Clock { from } => {
+            format!("ساعت {} جلو رفت.", span_fa(marker.at.saturating_sub(*from)))
+        }
+    }
+}

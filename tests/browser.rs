@@ -4,7 +4,10 @@
 
 use gloo_timers::future::TimeoutFuture;
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::sim::StoreKind;
 use idempotency_lab::ui::App;
+use idempotency_lab::{CrashPoint, GrantPoints};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,10 +28,17 @@ impl Drop for Mounted {
 }
 
 async fn mount(lang: Lang) -> Mounted {
+    mount_with(lang, None).await
+}
+
+/// Mounts the page on `lab` (a new lab when `None`) in its own container.
+async fn mount_with(lang: Lang, lab: Option<Lab>) -> Mounted {
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
-    let handle =
-        leptos::mount::mount_to(root.clone(), move || view! { <App lang=lang /> }.into_any());
+    let handle = leptos::mount::mount_to(root.clone(), move || match lab {
+        Some(lab) => view! { <App lang=lang lab=lab /> }.into_any(),
+        None => view! { <App lang=lang /> }.into_any(),
+    });
     settle().await;
     Mounted {
         root,
@@ -390,4 +400,108 @@ fn a_history_replayed_in_wasm_gives_the_native_event_log() {
     let lab = idempotency_lab::lab::from_json(history).unwrap();
     let log = serde_json::to_string_pretty(&*lab.state().world().events()).unwrap() + "\n";
     assert_eq!(log, recorded);
+}
+
+/// A lab whose durable store writes the balance first, with a crash armed between
+/// the two writes, after one send has crashed its process there.
+fn balance_first_crashed() -> Lab {
+    let mut lab = Lab::new();
+    for action in [
+        Action::SetStore {
+            kind: StoreKind::BalanceFirst,
+        },
+        Action::SetCrashPoint {
+            point: Some(CrashPoint::BetweenWrites),
+        },
+        Action::Send {
+            grant: GrantPoints::new("order-1042", "account-7", 100),
+            lose_acknowledgement: false,
+        },
+    ] {
+        lab.dispatch(action).unwrap();
+    }
+    lab.skip_to_idle().unwrap();
+    lab
+}
+
+#[wasm_bindgen_test]
+async fn a_balance_first_crash_and_a_retry_break_two_promises_and_the_panel_says_so() {
+    let lab = mount_with(Lang::En, Some(balance_first_crashed())).await;
+    let holds = |code: &str| {
+        lab.find(&format!("[data-testid=invariant-{code}]"))
+            .unwrap_or_else(|| panic!("no invariant-{code}"))
+            .get_attribute("data-holds")
+            .unwrap()
+    };
+    // The crash left points with no receipt; nothing was granted twice yet.
+    assert_eq!(holds("granted-has-receipt"), "false");
+    assert_eq!(holds("at-most-once"), "true");
+    assert_eq!(holds("receipt-has-grant"), "true");
+    let announcement = lab.find("[data-testid=invariant-announcement]").unwrap();
+    assert_eq!(
+        announcement.text_content().unwrap(),
+        "",
+        "a lab that opens broken is shown, not announced"
+    );
+
+    // The crash row between the attempts, in words, labelled by write order.
+    let crash = lab
+        .find("[data-testid=timeline-marker][data-event=crash]")
+        .expect("a crash marker row");
+    let text = crash.text_content().unwrap();
+    assert!(
+        text.contains(
+            "Process 1 crashed between the two writes while handling attempt #1: \
+             the points were added, the receipt was not. Balance first leaves points with no receipt"
+        ),
+        "{text}"
+    );
+    assert!(lab
+        .find("[data-testid=timeline-marker][data-event=restart]")
+        .is_some());
+    let first = lab.find("[data-testid=timeline-row]").unwrap();
+    assert_eq!(
+        first.get_attribute("data-crashed").as_deref(),
+        Some("between-writes")
+    );
+    assert!(first
+        .text_content()
+        .unwrap()
+        .contains("crashed between the two writes"));
+
+    // The retry finds no receipt and grants again: announced once, by attempt #2.
+    lab.act("Retry (same key)").await;
+    assert_eq!(holds("at-most-once"), "false");
+    assert_eq!(holds("granted-has-receipt"), "false");
+    assert_eq!(holds("receipt-has-grant"), "true");
+    let by = lab
+        .find("[data-testid=invariant-at-most-once] [data-testid=broken-by]")
+        .unwrap();
+    assert_eq!(by.get_attribute("data-attempt").as_deref(), Some("2"));
+    assert!(by
+        .text_content()
+        .unwrap()
+        .starts_with("Broken by attempt #2 at "));
+    let said = announcement.text_content().unwrap();
+    assert!(
+        said.starts_with(
+            "Promise broken: “Every operation is granted at most once”, by attempt #2"
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        lab.all("[data-testid=timeline-row]").len(),
+        2,
+        "marker rows are not attempt rows"
+    );
+
+    // The panel's button brings the attempt's row into view, with the focus.
+    lab.click("Show attempt #2 in the timeline").await;
+    TimeoutFuture::new(50).await;
+    let focused = document().active_element().unwrap();
+    assert_eq!(focused.get_attribute("data-attempt").as_deref(), Some("2"));
+    assert_eq!(
+        focused.get_attribute("data-broke").as_deref(),
+        Some("at-most-once")
+    );
 }

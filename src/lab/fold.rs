@@ -10,7 +10,7 @@ use crate::core::{CrashPoint, GrantError, StoreStep, Table};
 use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
-use super::timeline::{Attempt, AttemptRow, Handling, Marker, MarkerKind, Origin};
+use super::timeline::{Attempt, AttemptRow, Handling, Marker, MarkerKind, Origin, RegrantCause};
 
 /// One process's line: its queue, the producers waiting for room, the delivery
 /// in its consumer's hands.
@@ -62,6 +62,8 @@ pub(super) struct Fold {
     /// to tell a grant made again (after a restart, on the other process, after
     /// a crash between writes or an expired receipt).
     first_grant: FxHashMap<(String, String), (AttemptId, ProcessNumber)>,
+    /// Operations whose durable receipt the sweeper deleted since their last grant.
+    expired: FxHashSet<(String, String)>,
     /// What happened between the attempts' rows: crashes, restarts, conflicts,
     /// expiries and clock moves.
     pub markers: Vec<Marker>,
@@ -84,6 +86,7 @@ impl Default for Fold {
             timeline: Vec::new(),
             naive_balances: Vec::new(),
             first_grant: FxHashMap::default(),
+            expired: FxHashSet::default(),
             markers: Vec::new(),
             invariants: Invariants::default(),
             seen: 0,
@@ -102,8 +105,9 @@ pub(super) struct Tracked {
     pub steps: Vec<StoreStep>,
     /// Whether those steps were in the durable store.
     pub durable: bool,
-    /// It added points that an earlier attempt (of this process) had already added.
-    pub regranted: Option<(AttemptId, ProcessNumber)>,
+    /// It added points that an earlier attempt (of that process) had already
+    /// added, and why the store did not know.
+    pub regranted: Option<(AttemptId, ProcessNumber, RegrantCause)>,
     pub crashed_at: Option<CrashPoint>,
 }
 
@@ -157,6 +161,51 @@ impl Fold {
     fn line_of(&mut self, id: AttemptId) -> Option<&mut Line> {
         let process = self.tracked(id).attempt.process;
         self.lines.iter_mut().find(|l| l.process == process)
+    }
+
+    /// Expiries in one instant between the same two rows make one marker.
+    fn mark_expired(&mut self, at: u64, account_id: &str, key: &str, retention: u64) {
+        match self.markers.last_mut() {
+            Some(Marker {
+                at: last_at,
+                kind: MarkerKind::Expired { count, .. },
+                before_row,
+            }) if *last_at == at && *before_row == self.timeline.len() => *count += 1,
+            _ => self.mark(
+                at,
+                MarkerKind::Expired {
+                    count: 1,
+                    account_id: account_id.to_owned(),
+                    key: key.to_owned(),
+                    retention,
+                },
+            ),
+        }
+    }
+
+    /// Why the store did not know an operation that `first` had granted.
+    fn regrant_cause(
+        &self,
+        first: (AttemptId, ProcessNumber),
+        op: &(String, String),
+        durable: bool,
+    ) -> RegrantCause {
+        let earlier = self.attempt(first.0).expect("the first grant was sent");
+        let wrote_points = earlier
+            .steps
+            .iter()
+            .any(|s| matches!(s, StoreStep::Wrote(Table::Balance)));
+        if earlier.crashed_at.is_some() && wrote_points {
+            RegrantCause::CrashLeftNoReceipt
+        } else if self.expired.contains(op) {
+            RegrantCause::ReceiptExpired
+        } else if durable {
+            RegrantCause::Race
+        } else if self.lines.iter().any(|l| l.process == first.1) {
+            RegrantCause::OtherProcess
+        } else {
+            RegrantCause::Restart
+        }
     }
 
     fn mark(&mut self, at: u64, kind: MarkerKind) {
@@ -262,6 +311,7 @@ impl Fold {
                         .steps
                         .iter()
                         .any(|s| matches!(s, StoreStep::Staged(_)));
+                    let points_stay = tracked.steps.contains(&StoreStep::Wrote(Table::Balance));
                     let process = tracked.attempt.process;
                     self.mark(
                         event.at,
@@ -269,6 +319,7 @@ impl Fold {
                             attempt: *attempt,
                             process,
                             rolled_back,
+                            points_stay,
                         },
                     );
                 }
@@ -280,8 +331,13 @@ impl Fold {
                     let grant = &tracked.attempt.grant;
                     let op = (grant.account_id.clone(), grant.key.clone());
                     let this = (*attempt, tracked.attempt.process);
-                    let first = *self.first_grant.entry(op).or_insert(this);
-                    self.tracked(*attempt).regranted = (first != this).then_some(first);
+                    let first = *self.first_grant.entry(op.clone()).or_insert(this);
+                    let regrant = (first != this).then(|| {
+                        let cause = self.regrant_cause(first, &op, *durable);
+                        self.expired.remove(&op);
+                        (first.0, first.1, cause)
+                    });
+                    self.tracked(*attempt).regranted = regrant;
                 }
                 let tracked = self.tracked(*attempt);
                 tracked.steps.push(*step);
@@ -316,21 +372,14 @@ impl Fold {
                     },
                 );
             }
-            Happening::Expired { account_id, key } => match self.markers.last_mut() {
-                Some(Marker {
-                    at,
-                    kind: MarkerKind::Expired { count, .. },
-                    before_row,
-                }) if *at == event.at && *before_row == self.timeline.len() => *count += 1,
-                _ => self.mark(
-                    event.at,
-                    MarkerKind::Expired {
-                        count: 1,
-                        account_id: account_id.clone(),
-                        key: key.clone(),
-                    },
-                ),
-            },
+            Happening::Expired {
+                account_id,
+                key,
+                retention,
+            } => {
+                self.expired.insert((account_id.clone(), key.clone()));
+                self.mark_expired(event.at, account_id, key, *retention);
+            }
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }
@@ -351,8 +400,9 @@ impl Fold {
                     store: store.clone(),
                     acknowledgement_lost: *acknowledgement_lost,
                     balance_after: *balance,
-                    granted_before_in: tracked.regranted.map(|(_, p)| p),
-                    granted_before_by: tracked.regranted.map(|(a, _)| a),
+                    granted_before_in: tracked.regranted.map(|(_, p, _)| p),
+                    granted_before_by: tracked.regranted.map(|(a, _, _)| a),
+                    regrant_cause: tracked.regranted.map(|(_, _, c)| c),
                     conflict: steps.contains(&StoreStep::Conflict),
                     by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
                 };

@@ -55,7 +55,8 @@ enum Place {
 struct Standing {
     points: bool,
     receipt: bool,
-    /// The sweeper deleted its receipt: the store kept it as long as promised.
+    /// The sweeper deleted its receipt after its last grant: the store kept it
+    /// as long as promised.
     expired: bool,
 }
 
@@ -107,7 +108,9 @@ impl Invariants {
             Happening::Handled { attempt, .. } | Happening::Crashed { attempt, .. } => {
                 self.check_rest(*attempt, event.at);
             }
-            Happening::Expired { account_id, key } => {
+            Happening::Expired {
+                account_id, key, ..
+            } => {
                 let op = (account_id.clone(), key.clone());
                 if let Some(s) = self.at(Place::Durable, &op) {
                     s.receipt = false;
@@ -167,7 +170,11 @@ impl Invariants {
     }
 
     fn grant(&mut self, attempt: AttemptId, place: Place, op: Operation, at: Millis) {
-        self.stand(place, op.clone()).points = true;
+        let standing = self.stand(place, op.clone());
+        standing.points = true;
+        // Points added again need a receipt of their own: an old receipt's
+        // expiry does not excuse the new one's absence.
+        standing.expired = false;
         let count = self.grants.entry(op).or_insert(0);
         *count += 1;
         if *count > 1 {

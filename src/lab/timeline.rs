@@ -48,6 +48,8 @@ pub struct Handling {
     pub granted_before_in: Option<ProcessNumber>,
     /// ... and the attempt itself.
     pub granted_before_by: Option<AttemptId>,
+    /// Why the store did not know the operation when it granted it again.
+    pub regrant_cause: Option<RegrantCause>,
     /// The unique constraint refused this attempt's receipt: another attempt of
     /// the operation had committed first, and this one returned that receipt.
     pub conflict: bool,
@@ -60,6 +62,21 @@ impl Handling {
     pub fn applied(&self) -> bool {
         matches!(self.store, Ok(StoreOutcome::Applied(_)))
     }
+}
+
+/// Why a store granted an operation whose points an earlier attempt had added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegrantCause {
+    /// The earlier process ended, and its memory with the receipt.
+    Restart,
+    /// The other process, still running, had applied it in its own memory.
+    OtherProcess,
+    /// The earlier attempt added the points and crashed before its receipt.
+    CrashLeftNoReceipt,
+    /// The receipt was deleted when its retention ran out.
+    ReceiptExpired,
+    /// Both attempts were at work at once, and neither found a receipt.
+    Race,
 }
 
 /// The combined verdict of one attempt, as the page colours and labels it.
@@ -243,6 +260,8 @@ pub enum MarkerKind {
         attempt: AttemptId,
         process: ProcessNumber,
         rolled_back: bool,
+        /// Outside a transaction: it had already added its points, which stay.
+        points_stay: bool,
     },
     /// The sweeper deleted `count` expired receipts at once, the first of them
     /// for (`account_id`, `key`).
@@ -250,6 +269,8 @@ pub enum MarkerKind {
         count: u32,
         account_id: String,
         key: String,
+        /// The retention in force when they expired, in ms.
+        retention: Millis,
     },
     /// Someone moved the clock forward from `from` to the marker's time.
     Clock { from: Millis },

@@ -92,6 +92,8 @@ pub enum Happening {
     Expired {
         account_id: String,
         key: String,
+        /// The retention in force: how long it was kept.
+        retention: Millis,
     },
     /// Someone moved the clock forward (from `from` to the event's time).
     ClockMoved {

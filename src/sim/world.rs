@@ -229,6 +229,9 @@ struct Side {
 struct Switched {
     shared: Rc<Shared>,
     memory: PointStore,
+    /// The naive worker's store is always its memory. (One store type for both
+    /// workers keeps one copy of the worker's code in the page.)
+    naive: bool,
 }
 
 impl GrantStore for Switched {
@@ -237,7 +240,8 @@ impl GrantStore for Switched {
         grant: &GrantPoints,
         pace: &P,
     ) -> Result<StoreOutcome, GrantError> {
-        match self.shared.store_kind.get().write_order() {
+        let order = self.shared.store_kind.get().write_order();
+        match order.filter(|_| !self.naive) {
             None => self.memory.apply_paced(grant, pace).await,
             Some(order) => {
                 let ledger = self.shared.ledger_check.get();
@@ -264,15 +268,12 @@ impl Side {
             process,
             naive,
         };
-        let (worker, consumer) = if naive {
-            spawn_worker(store.clone(), hooks, spawner)
-        } else {
-            let switched = Switched {
-                shared: Rc::clone(shared),
-                memory: store.clone(),
-            };
-            spawn_worker(switched, hooks, spawner)
+        let switched = Switched {
+            shared: Rc::clone(shared),
+            memory: store.clone(),
+            naive,
         };
+        let (worker, consumer) = spawn_worker(switched, hooks, spawner);
         Side {
             store,
             worker: Rc::new(worker),
@@ -282,8 +283,8 @@ impl Side {
 }
 
 /// Makes a worker in front of `store` and spawns its consumer, which can be aborted.
-fn spawn_worker<S: GrantStore>(
-    store: S,
+fn spawn_worker(
+    store: Switched,
     hooks: Observed,
     spawner: &LocalSpawner,
 ) -> (PointWorker<Observed>, AbortHandle) {
@@ -581,7 +582,11 @@ impl World {
             return;
         };
         for (account_id, key) in self.shared.durable.sweep(cutoff) {
-            self.shared.report(Happening::Expired { account_id, key });
+            self.shared.report(Happening::Expired {
+                account_id,
+                key,
+                retention: self.shared.retention_ms.get(),
+            });
         }
     }
 

@@ -3,10 +3,12 @@
 
 mod chart_view;
 mod controller;
+mod invariant_view;
 mod page_env;
 mod queue_view;
 mod request_form;
 mod share_view;
+mod storage_view;
 mod store_view;
 mod timeline_view;
 mod world_view;
@@ -19,9 +21,11 @@ use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab
 pub use controller::{Controller, Notice, Replacement, Speed};
 
 use chart_view::ChartView;
+use invariant_view::InvariantView;
 use queue_view::QueueView;
 use request_form::RequestForm;
 use share_view::ShareView;
+use storage_view::StorageView;
 use store_view::StoreView;
 use timeline_view::TimelineView;
 use world_view::WorldView;
@@ -77,11 +81,14 @@ pub fn App(
     lang: Lang,
     #[prop(optional)] embed: bool,
     #[prop(optional)] restore: bool,
+    /// A lab to start from instead of a new one (tests), when not restoring.
+    #[prop(optional)]
+    lab: Option<Lab>,
 ) -> impl IntoView {
     let (lab, notice, linked) = if restore {
         restore_session()
     } else {
-        (Lab::new(), None, None)
+        (lab.unwrap_or_default(), None, None)
     };
     let ctl = Controller::new(lang, lab);
     ctl.notice.set(notice);
@@ -136,6 +143,8 @@ pub fn App(
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     let texts = move || ctl.lang.get().texts();
+    // The promises panel asks the timeline to bring an attempt's row into view.
+    let reveal = RwSignal::new(None::<crate::sim::AttemptId>);
     // The chart follows the account of the last request.
     let chart_account = Signal::derive(move || {
         ctl.lab.with(|lab| {
@@ -226,13 +235,17 @@ pub fn App(
                 <div class="column">
                     <RequestForm ctl=ctl />
                     <WorldView ctl=ctl />
+                    <StorageView ctl=ctl />
                     <QueueView ctl=ctl />
                     <ShareView ctl=ctl />
                     <StoreView ctl=ctl />
                 </div>
                 <div class="column wide">
+                    // The promises first: seen on the first screen beside the
+                    // buttons that break them, and named by the timeline's rows.
+                    <InvariantView ctl=ctl reveal=reveal />
                     <ChartView ctl=ctl account=chart_account />
-                    <TimelineView ctl=ctl />
+                    <TimelineView ctl=ctl reveal=reveal />
                 </div>
             </div>
         </main>

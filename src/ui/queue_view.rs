@@ -1,84 +1,33 @@
 //! The worker's queue: its 16 slots, the delivery in the consumer's hand, the
-//! producers waiting for room, and the consumer's pause switch.
+//! producers waiting for room, and the consumer's pause switch. With two
+//! processes, one line per process, each headed by its process.
 
 use leptos::prelude::*;
 
 use crate::core::GrantPoints;
 use crate::core::PointWorker;
-use crate::lab::{visible, Action};
+use crate::lab::{visible, Action, Attempt};
+use crate::sim::{ProcessNumber, Slot};
 
 use super::controller::Controller;
 
 #[component]
 pub fn QueueView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
-    let queued = Memo::new(move |_| {
-        ctl.lab
-            .with(|lab| lab.state().queue().into_iter().cloned().collect::<Vec<_>>())
-    });
-    let in_hand = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_hand().cloned()));
-    let waiting = Memo::new(move |_| ctl.lab.with(|lab| lab.state().waiting()));
     let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
+    let two = Memo::new(move |_| ctl.lab.with(|lab| lab.state().lines().len() > 1));
     // Some(reason) while a step would be refused.
     let step_refused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().step_refusal()));
 
-    // Each filled slot shows what tells it apart from its neighbours (the
-    // attempt's number, as in the timeline; the points; the end of the key), and
-    // the whole request on hover or focus, and to a screen reader.
-    let slots = move || {
-        let queued = queued.get();
-        let lang = lang();
-        (0..PointWorker::CAPACITY)
-            .map(|i| match queued.get(i) {
-                Some(a) => view! {
-                    <li class="slot filled" data-testid="queue-slot" data-attempt=a.id tabindex="0">
-                        <span class="slot-short" aria-hidden="true">
-                            <span class="slot-id">"#" {a.id}</span>
-                            <span class="slot-points">"+" {a.grant.points}</span>
-                            <span class="slot-key">{key_ending(&a.grant.key)}</span>
-                        </span>
-                        <span class="slot-full">
-                            {(lang.texts().attempt_number)(lang, a.id)}
-                            ": "
-                            {request_parts(&a.grant)}
-                        </span>
-                    </li>
-                }
-                .into_any(),
-                None => view! { <li class="slot" data-testid="queue-slot"></li> }.into_any(),
-            })
-            .collect_view()
-    };
-
     view! {
-        <section class="panel queue" aria-labelledby="queue-title">
+        <section class="panel queue" class:two=move || two.get() aria-labelledby="queue-title">
             <h2 id="queue-title">{move || texts().queue}</h2>
-            <p class="queue-count" data-testid="queue-count" data-queued=move || queued.get().len()>
-                {move || (texts().queue_slots)(lang(), queued.get().len(), PointWorker::CAPACITY)}
-            </p>
-            <ol class="slots">{slots}</ol>
-            <p class="consumer" data-testid="consumer" class:busy=move || in_hand.get().is_some()>
-                // A label, and the delivery in hand when there is one: plain parts
-                // rather than a view per case, which costs far less code.
-                {move || match in_hand.get() {
-                    Some(_) => texts().consumer_holds,
-                    None if paused.get() => texts().consumer_paused,
-                    None if queued.with(Vec::is_empty) => texts().consumer_idle,
-                    None => texts().consumer_next,
-                }}
-                {move || {
-                    in_hand.get().map(|a| {
-                        view! {
-                            ": " {(texts().attempt_number)(lang(), a.id)} " "
-                            {request_parts(&a.grant)}
-                        }
-                    })
-                }}
-            </p>
-            <p class="waiting" data-testid="waiting" data-waiting=move || waiting.get()>
-                {move || (texts().producers_waiting)(lang(), waiting.get())}
-            </p>
+            // One process: its line as it always looked. Two: one line each, headed
+            // by its process.
+            <LineView ctl=ctl place=1 headed=two.into() />
+            <Show when=move || two.get()>
+                <LineView ctl=ctl place=2 headed=Signal::stored(true) />
+            </Show>
             <div class="pacing">
                 <label class="switch">
                     <input
@@ -105,6 +54,131 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                 <p class="hint" id="step-hint">{move || texts().step_hint}</p>
             </div>
         </section>
+    }
+}
+
+/// What one line of the queue holds: its process, the queued attempts, the one
+/// in the consumer's hands, and how many producers wait for room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct LineFacts {
+    process: ProcessNumber,
+    queued: Vec<Attempt>,
+    in_hand: Option<Attempt>,
+    waiting: usize,
+}
+
+/// The line of the process in slot `place`: its 16 slots, its consumer and the
+/// producers waiting for room. Slot 1 keeps the page's test ids as they were;
+/// slot 2's end in `-2`. `headed` names the process above its line.
+#[component]
+fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let lang = move || ctl.lang.get();
+    let line = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            state
+                .lines()
+                .iter()
+                .find(|line| line.slot == place)
+                .map(|line| LineFacts {
+                    process: line.process,
+                    queued: state.line_queue(line).into_iter().cloned().collect(),
+                    in_hand: line.in_hand.and_then(|id| state.attempt_by_id(id)).cloned(),
+                    waiting: line.waiting.len(),
+                })
+        })
+    });
+    let queued =
+        Memo::new(move |_| line.with(|l| l.as_ref().map(|l| l.queued.clone()).unwrap_or_default()));
+    let in_hand = Memo::new(move |_| line.with(|l| l.as_ref().and_then(|l| l.in_hand.clone())));
+    let waiting = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.waiting)));
+    let process = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.process)));
+    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
+    let id = move |base: &str| {
+        if place == 1 {
+            base.to_string()
+        } else {
+            format!("{base}-{place}")
+        }
+    };
+
+    // Each filled slot shows what tells it apart from its neighbours (the
+    // attempt's number, as in the timeline; the points; the end of the key), and
+    // the whole request on hover or focus, and to a screen reader.
+    let slot_id = id("queue-slot");
+    let slots = move || {
+        let queued = queued.get();
+        let lang = lang();
+        (0..PointWorker::CAPACITY)
+            .map(|i| match queued.get(i) {
+                Some(a) => view! {
+                    <li class="slot filled" data-testid=slot_id.clone() data-attempt=a.id tabindex="0">
+                        <span class="slot-short" aria-hidden="true">
+                            <span class="slot-id">"#" {a.id}</span>
+                            <span class="slot-points">"+" {a.grant.points}</span>
+                            <span class="slot-key">{key_ending(&a.grant.key)}</span>
+                        </span>
+                        <span class="slot-full">
+                            {(lang.texts().attempt_number)(lang, a.id)}
+                            ": "
+                            {request_parts(&a.grant)}
+                        </span>
+                    </li>
+                }
+                .into_any(),
+                None => view! { <li class="slot" data-testid=slot_id.clone()></li> }.into_any(),
+            })
+            .collect_view()
+    };
+    let heading_id = format!("queue-line-{place}");
+
+    view! {
+        <div
+            class="line"
+            data-testid=id("line")
+            data-slot=place
+            data-process=move || process.get()
+            role=move || headed.get().then_some("group")
+            aria-labelledby=move || headed.get().then(|| heading_id.clone())
+        >
+            {move || {
+                headed
+                    .get()
+                    .then(|| {
+                        view! {
+                            <h3 class="line-title" id=format!("queue-line-{place}")>
+                                {move || (texts().process_heading)(lang(), process.get())}
+                            </h3>
+                        }
+                    })
+            }}
+            <p class="queue-count" data-testid=id("queue-count") data-queued=move || queued.with(Vec::len)>
+                {move || (texts().queue_slots)(lang(), queued.with(Vec::len), PointWorker::CAPACITY)}
+            </p>
+            <ol class="slots">{slots}</ol>
+            <p class="consumer" data-testid=id("consumer") class:busy=move || in_hand.with(Option::is_some)>
+                // A label, and the delivery in hand when there is one: plain parts
+                // rather than a view per case, which costs far less code.
+                {move || match in_hand.get() {
+                    Some(_) => texts().consumer_holds,
+                    None if paused.get() => texts().consumer_paused,
+                    None if queued.with(Vec::is_empty) => texts().consumer_idle,
+                    None => texts().consumer_next,
+                }}
+                {move || {
+                    in_hand.get().map(|a| {
+                        view! {
+                            ": " {(texts().attempt_number)(lang(), a.id)} " "
+                            {request_parts(&a.grant)}
+                        }
+                    })
+                }}
+            </p>
+            <p class="waiting" data-testid=id("waiting") data-waiting=move || waiting.get()>
+                {move || (texts().producers_waiting)(lang(), waiting.get())}
+            </p>
+        </div>
     }
 }
 

@@ -1,8 +1,11 @@
 //! The store as it is now: balances per account, receipts per (account, key), and
-//! the last separate balance read.
+//! the last separate balance read. It says which store that is: the durable one
+//! (with its receipt retention), or a process's memory; with two in-memory
+//! processes, the second one's memory follows, compact.
 
 use leptos::prelude::*;
 
+use crate::core::GrantResult;
 use crate::lab::visible;
 
 use super::controller::Controller;
@@ -41,6 +44,38 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
         })
     });
 
+    let shows = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            let numbers = state.world().process_numbers();
+            match (state.store_kind().is_durable(), numbers.as_slice()) {
+                (true, _) => Shows::Durable(state.retention_hours()),
+                (false, [a, b, ..]) => Shows::Memories(*a, *b),
+                (false, [a]) => Shows::Memory(*a),
+                (false, []) => Shows::Memory(state.process_number()),
+            }
+        })
+    });
+    // The second process's memory, when two in-memory processes run: the tables
+    // above show the first's.
+    let second = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            if state.store_kind().is_durable() {
+                return None;
+            }
+            let number = *state.world().process_numbers().get(1)?;
+            let store = state.world().memory_store(2)?;
+            let (receipts, total) = store.receipts_page(SHOWN_RECEIPTS);
+            Some(SecondMemory {
+                process: number,
+                balances: store.balances(),
+                receipts,
+                total,
+            })
+        })
+    });
+
     view! {
         <section
             class="panel store"
@@ -48,7 +83,30 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             data-testid="store"
             data-receipts=move || total.get()
         >
-            <h2 id="store-title">{move || texts().store}</h2>
+            // Named by the store it shows (not plain "Store": that is the label of
+            // the store's select in the storage panel).
+            <h2 id="store-title">
+                {move || {
+                    let t = texts();
+                    match shows.get() {
+                        Shows::Durable(_) => t.store_title_durable.to_string(),
+                        Shows::Memory(n) => (t.store_title_memory)(ctl.lang.get(), n),
+                        Shows::Memories(..) => t.store_title_memories.to_string(),
+                    }
+                }}
+            </h2>
+            // Which store the tables below show: the durable one, or a process's memory.
+            <p class="hint store-shows" data-testid="store-shows" data-store=move || shows.get().code()>
+                {move || {
+                    let lang = ctl.lang.get();
+                    let t = texts();
+                    match shows.get() {
+                        Shows::Durable(hours) => (t.store_shows_durable)(lang, hours),
+                        Shows::Memory(n) => (t.store_shows_memory)(lang, n),
+                        Shows::Memories(a, b) => (t.store_shows_memories)(lang, a, b),
+                    }
+                }}
+            </p>
             {move || {
                 read.get()
                     .map(|read| {
@@ -86,7 +144,17 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         }
                     })
             }}
-            <h3>{move || texts().balances}</h3>
+            {move || {
+                shows
+                    .get()
+                    .first_of_two()
+                    .map(|n| {
+                        view! {
+                            <h3 class="memory-title">{move || (texts().memory_of)(ctl.lang.get(), n)}</h3>
+                        }
+                    })
+            }}
+            {move || sub_heading(shows.get(), texts().balances)}
             <Show
                 when=move || !balances.get().is_empty()
                 fallback=move || view! { <p class="empty">{move || texts().no_balances}</p> }
@@ -130,7 +198,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         }
                     })
             }}
-            <h3>{move || texts().receipts}</h3>
+            {move || sub_heading(shows.get(), texts().receipts)}
             <Show
                 when=move || { total.get() > 0 }
                 fallback=move || view! { <p class="empty">{move || texts().no_receipts}</p> }
@@ -178,6 +246,120 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         .then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })
                 }}
             </Show>
+            {move || second.get().map(|memory| view! { <SecondMemoryView ctl=ctl memory=memory /> })}
         </section>
+    }
+}
+
+/// A heading of the tables: one level below the process's memory when two are shown.
+fn sub_heading(shows: Shows, text: &'static str) -> AnyView {
+    match shows {
+        Shows::Memories(..) => view! { <h4>{text}</h4> }.into_any(),
+        _ => view! { <h3>{text}</h3> }.into_any(),
+    }
+}
+
+/// What the store panel shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shows {
+    /// The durable store, with its receipt retention in hours.
+    Durable(u32),
+    /// The memory of the one process running (its number).
+    Memory(u32),
+    /// The memories of two processes (their numbers, by slot).
+    Memories(u32, u32),
+}
+
+impl Shows {
+    fn code(self) -> &'static str {
+        match self {
+            Shows::Durable(_) => "durable",
+            Shows::Memory(_) | Shows::Memories(..) => "memory",
+        }
+    }
+
+    /// The first process's number, when two memories are shown.
+    fn first_of_two(self) -> Option<u32> {
+        match self {
+            Shows::Memories(a, _) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// The second process's in-memory store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SecondMemory {
+    process: u32,
+    balances: Vec<(String, i32)>,
+    receipts: Vec<GrantResult>,
+    total: usize,
+}
+
+/// The second process's memory, compact: its balances and its receipts as a list.
+#[component]
+fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let SecondMemory {
+        process,
+        balances,
+        receipts,
+        total,
+    } = memory;
+    let more = total.saturating_sub(receipts.len());
+    view! {
+        <div class="memory second" data-testid="memory-2" data-process=process data-receipts=total>
+            <h3 class="memory-title">{move || (texts().memory_of)(ctl.lang.get(), process)}</h3>
+            <h4>{move || texts().balances}</h4>
+            {if balances.is_empty() {
+                view! { <p class="empty">{move || texts().no_balances}</p> }.into_any()
+            } else {
+                view! {
+                    <dl class="balances compact">
+                        {balances
+                            .into_iter()
+                            .map(|(account, balance)| {
+                                view! {
+                                    <div class="balance">
+                                        <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
+                                        <dd data-testid=format!("balance-2-{account}") dir="ltr">{balance}</dd>
+                                    </div>
+                                }
+                            })
+                            .collect_view()}
+                    </dl>
+                }
+                .into_any()
+            }}
+            <h4>{move || texts().receipts}</h4>
+            {if receipts.is_empty() {
+                view! { <p class="empty">{move || texts().no_receipts}</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="receipt-list">
+                        {receipts
+                            .into_iter()
+                            .map(|r| {
+                                view! {
+                                    <li data-testid="receipt-row-2">
+                                        <bdi dir="ltr" class="account">{visible(&r.account_id).into_owned()}</bdi>
+                                        " · "
+                                        <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
+                                        " · "
+                                        <bdi dir="ltr" class="num">"+" {r.points}</bdi>
+                                        " · "
+                                        <span>{move || texts().receipt_balance}</span>
+                                        ": "
+                                        <bdi dir="ltr" class="num">{r.balance}</bdi>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                }
+                .into_any()
+            }}
+            {(more > 0).then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })}
+        </div>
     }
 }

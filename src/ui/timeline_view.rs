@@ -1,19 +1,74 @@
 //! The timeline: one row per finished attempt, what the store did beside what the
-//! caller got, and the account's balance right after.
+//! caller got, and the account's balance right after; between them, a row for
+//! each thing that happened to the processes, the stores or the clock.
 
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
-use crate::lab::{page_window, visible, AttemptRow, Outcome};
+use crate::lab::{
+    page_window, visible, AttemptRow, Invariant, LabState, Marker, MarkerKind, Outcome,
+};
+use crate::sim::AttemptId;
 
 use super::controller::Controller;
 
 /// Rows rendered at once: the DOM stays this size however long the timeline grows.
 const PAGE_ROWS: usize = 25;
+/// Marker rows shown between two attempt rows at most; the rest are counted.
+const MARKERS_PER_GAP: usize = 8;
+
+/// One row of the timeline's table.
+#[derive(Clone, PartialEq)]
+enum Item {
+    Attempt(AttemptRow, RowNotes),
+    Marker(Marker),
+    /// Markers between two rows beyond [`MARKERS_PER_GAP`].
+    More(usize),
+}
+
+/// What the page adds to an attempt's row from the rest of the lab.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct RowNotes {
+    /// Which promises it was the first to break (by `Invariant::ALL` index).
+    broke: [bool; 3],
+}
+
+/// What identifies a drawn row: rows are drawn once, with no reactive parts of
+/// their own (thousands of them pass by in a stress run), so the key carries
+/// everything that may change how a row reads.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Which {
+    Attempt {
+        id: AttemptId,
+        handled: bool,
+        never_handled: bool,
+        crashed: bool,
+        notes: RowNotes,
+    },
+    /// By its index in the markers (the first, for merged expiries), what it is
+    /// (the last marker may turn from "ended" into "restart") and its count.
+    Marker {
+        index: usize,
+        code: &'static str,
+        count: u32,
+    },
+    More {
+        gap: usize,
+        count: usize,
+    },
+}
+
+/// The language and the epoch (a new lab's attempt 1 is not the old one's) belong
+/// to every key.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key(u64, Lang, Which);
 
 #[component]
-pub fn TimelineView(ctl: Controller) -> impl IntoView {
+pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
     // None follows the newest rows as they arrive; Some(end) holds an older page.
@@ -25,19 +80,45 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
     });
     let total = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().len()));
     let window = Memo::new(move |_| page_window(total.get(), anchor.get(), PAGE_ROWS));
-    let rows = Memo::new(move |_| {
+    let items = Memo::new(move |_| {
         let range = window.get();
-        // Rows are drawn once, with no reactive parts of their own (thousands of
-        // them pass by in a stress run), so the key carries everything that may
-        // change how a row reads: the language, and the epoch (a new lab's
-        // attempt 1 is not the old one's).
         let (epoch, lang) = (ctl.epoch.get(), ctl.lang.get());
         ctl.lab.with(|lab| {
-            lab.state().timeline()[range]
-                .iter()
-                .map(|row| (epoch, lang, row.clone()))
+            page_items(lab.state(), range)
+                .into_iter()
+                .map(|(which, item)| (Key(epoch, lang, which), item))
                 .collect::<Vec<_>>()
         })
+    });
+    // The promises panel asks for an attempt's row: show its page, then move the
+    // focus to it (which scrolls it into view, with no animation).
+    Effect::new(move |_| {
+        let Some(attempt) = reveal.get() else {
+            return;
+        };
+        let position = ctl.lab.with_untracked(|lab| {
+            lab.state()
+                .timeline()
+                .iter()
+                .rposition(|r| r.attempt.id == attempt)
+        });
+        let Some(index) = position else {
+            return;
+        };
+        if !window.get_untracked().contains(&index) {
+            let total = total.get_untracked();
+            let end = (index + PAGE_ROWS / 2 + 1).clamp(PAGE_ROWS.min(total), total);
+            anchor.set((end < total).then_some(end));
+        }
+        spawn_local(async move {
+            // Until the page has drawn it.
+            for _ in 0..20 {
+                TimeoutFuture::new(10).await;
+                if focus_row(attempt) {
+                    return;
+                }
+            }
+        });
     });
     let older = move |_| {
         let start = window.get_untracked().start;
@@ -74,7 +155,7 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
             <h2 id="timeline-title">{move || texts().timeline}</h2>
             {pager}
             <Show
-                when=move || !rows.get().is_empty()
+                when=move || !items.with(Vec::is_empty)
                 fallback=move || view! { <p class="empty">{move || texts().timeline_empty}</p> }
             >
                 // Focusable, so a keyboard can scroll a table wider than its panel.
@@ -91,13 +172,24 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
                         </thead>
                         <tbody>
                             <For
-                                each=move || rows.get()
-                                // A row is redrawn when the store's side of it changes
-                                // (an attempt handled after its caller timed out).
-                                key=|(epoch, lang, row)| {
-                                    (*epoch, *lang, row.attempt.id, row.handled.is_some(), row.never_handled)
+                                each=move || items.get()
+                                key=|(key, _)| key.clone()
+                                children=|(Key(_, lang, _), item)| match item {
+                                    Item::Attempt(row, notes) => {
+                                        view! { <TimelineRow row=row notes=notes lang=lang /> }.into_any()
+                                    }
+                                    Item::Marker(marker) => {
+                                        view! { <MarkerRow marker=marker lang=lang /> }.into_any()
+                                    }
+                                    Item::More(count) => {
+                                        view! {
+                                            <tr class="marker event-more" data-testid="timeline-marker-more">
+                                                <td colspan="5">{(lang.texts().markers_more)(lang, count)}</td>
+                                            </tr>
+                                        }
+                                            .into_any()
+                                    }
                                 }
-                                children=|(_, lang, row)| view! { <TimelineRow row=row lang=lang /> }
                             />
                         </tbody>
                     </table>
@@ -107,8 +199,129 @@ pub fn TimelineView(ctl: Controller) -> impl IntoView {
     }
 }
 
+/// The rows of one page: the attempts in `range`, each after the markers that
+/// came just before it; on the newest page, the markers after the last row too.
+fn page_items(state: &LabState, range: std::ops::Range<usize>) -> Vec<(Which, Item)> {
+    let timeline = state.timeline();
+    let markers = state.markers();
+    let breaks = Invariant::ALL.map(|i| state.invariants().first_break(i));
+    let last_gap = if range.end == timeline.len() {
+        range.end
+    } else {
+        range.end.saturating_sub(1)
+    };
+    let mut items = Vec::with_capacity(range.len() + 4);
+    let mut next = markers.partition_point(|m| m.before_row < range.start);
+    for gap in range.start..=last_gap {
+        let end = next + markers[next..].partition_point(|m| m.before_row == gap);
+        gap_items(markers, next..end, gap, &mut items);
+        next = end;
+        if let Some(row) = timeline.get(gap).filter(|_| gap < range.end) {
+            let notes = RowNotes {
+                broke: breaks.map(|b| b.is_some_and(|b| b.attempt == row.attempt.id)),
+            };
+            let which = Which::Attempt {
+                id: row.attempt.id,
+                handled: row.handled.is_some(),
+                never_handled: row.never_handled,
+                crashed: row.crashed_at.is_some(),
+                notes,
+            };
+            items.push((which, Item::Attempt(row.clone(), notes)));
+        }
+    }
+    items
+}
+
+/// The marker rows of one gap between attempt rows: a run of expiries is one
+/// row, and past [`MARKERS_PER_GAP`] the rest are counted.
+fn gap_items(
+    markers: &[Marker],
+    indices: std::ops::Range<usize>,
+    gap: usize,
+    items: &mut Vec<(Which, Item)>,
+) {
+    let mut shown: Vec<(usize, Marker)> = Vec::new();
+    for index in indices {
+        let marker = &markers[index];
+        if let (
+            MarkerKind::Expired { count, .. },
+            Some((
+                _,
+                Marker {
+                    kind: MarkerKind::Expired { count: total, .. },
+                    ..
+                },
+            )),
+        ) = (&marker.kind, shown.last_mut())
+        {
+            *total += count;
+            continue;
+        }
+        shown.push((index, marker.clone()));
+    }
+    let hidden = shown.len().saturating_sub(MARKERS_PER_GAP);
+    for (index, marker) in shown.into_iter().take(MARKERS_PER_GAP) {
+        let count = match marker.kind {
+            MarkerKind::Expired { count, .. } => count,
+            _ => 1,
+        };
+        let which = Which::Marker {
+            index,
+            code: marker.kind.code(),
+            count,
+        };
+        items.push((which, Item::Marker(marker)));
+    }
+    if hidden > 0 {
+        items.push((Which::More { gap, count: hidden }, Item::More(hidden)));
+    }
+}
+
+/// Moves the keyboard focus to an attempt's row, which scrolls it into view.
+/// False while the page has not drawn it yet.
+fn focus_row(attempt: AttemptId) -> bool {
+    let selector = format!("[data-testid=timeline-row][data-attempt=\"{attempt}\"]");
+    let Some(row) = document().query_selector(&selector).ok().flatten() else {
+        return false;
+    };
+    let row: web_sys::HtmlElement = row.unchecked_into();
+    // Focusable from script only: Tab still moves between the controls.
+    let _ = row.set_attribute("tabindex", "-1");
+    row.focus().is_ok()
+}
+
 #[component]
-fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
+fn MarkerRow(marker: Marker, lang: Lang) -> impl IntoView {
+    let t = lang.texts();
+    let code = marker.kind.code();
+    view! {
+        <tr class=format!("marker event-{code}") data-testid="timeline-marker" data-event=code data-at=marker.at>
+            <td colspan="5">
+                <span class="marker-icon" aria-hidden="true">{marker_icon(&marker.kind)}</span>
+                <span class="marker-text">{(t.marker_text)(lang, &marker)}</span>
+                " "
+                <span class="when">{(t.at_time)(lang, marker.at)}</span>
+            </td>
+        </tr>
+    }
+}
+
+/// A shape per kind of marker; the sentence carries the meaning.
+fn marker_icon(kind: &MarkerKind) -> &'static str {
+    match kind {
+        MarkerKind::Crash { .. } => "↯",
+        MarkerKind::Restart { .. } => "↻",
+        MarkerKind::ProcessStarted { .. } => "⊕",
+        MarkerKind::ProcessEnded { .. } => "⊖",
+        MarkerKind::CommitConflict { .. } => "⇄",
+        MarkerKind::Expired { .. } => "⌫",
+        MarkerKind::Clock { .. } => "»",
+    }
+}
+
+#[component]
+fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
     let t = lang.texts();
     let outcome = row.outcome();
     let grant = &row.attempt.grant;
@@ -123,16 +336,39 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
             format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
             None,
         ),
-        None if row.never_handled => (t.store_never.to_string(), None),
-        None => (t.store_not_yet.to_string(), None),
+        None => match row.crashed_at {
+            // Its process crashed while handling it: the marker row before says
+            // what stands of its writes.
+            Some(point) => ((t.crashed_at)(point).to_string(), None),
+            None if row.never_handled => (t.store_never.to_string(), None),
+            None => (t.store_not_yet.to_string(), None),
+        },
     };
     // When the store did it, and whether a restart made it grant an operation again.
     let store_when = row.handled.as_ref().map(|h| (t.at_time)(lang, h.at));
-    let granted_again = row
-        .handled
-        .as_ref()
-        .and_then(|h| h.granted_before_in)
-        .map(|p| (t.granted_again)(lang, p));
+    let granted_again = row.handled.as_ref().and_then(|h| {
+        Some((t.granted_again)(
+            lang,
+            h.granted_before_by?,
+            h.granted_before_in?,
+            h.regrant_cause?,
+        ))
+    });
+    // How the store knew the operation: another attempt's commit won the race, or
+    // the ledger row stood in for an expired receipt.
+    let how_known = row.handled.as_ref().and_then(|h| {
+        if h.conflict {
+            Some(if matches!(h.store, Ok(StoreOutcome::Replayed(_))) {
+                t.lost_race_receipt
+            } else {
+                t.lost_race
+            })
+        } else if h.by_ledger {
+            Some(t.by_ledger)
+        } else {
+            None
+        }
+    });
     let (caller_label, caller_number) = match &row.caller {
         Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
         Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
@@ -147,16 +383,33 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
     // The full sentence, for a pointer or a screen reader that wants the detail.
     let full_reason = row.store_error().map(|e| (t.grant_error)(e));
     let lost_ack = row.handled.as_ref().is_some_and(|h| h.acknowledgement_lost);
+    let broken: Vec<Invariant> = Invariant::ALL
+        .into_iter()
+        .zip(notes.broke)
+        .filter_map(|(i, b)| b.then_some(i))
+        .collect();
+    let broke_codes = (!broken.is_empty()).then(|| {
+        broken
+            .iter()
+            .map(|i| i.code())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
 
     view! {
         <tr
             data-testid="timeline-row"
+            data-attempt=row.attempt.id
             data-outcome=outcome.code()
             data-receipt-balance=row.caller_receipt().map(|r| r.balance.to_string())
             data-current-balance=row.balance_after
             data-truth=truth.map(|t| t.code())
             data-process=row.attempt.process
             data-regranted=regranted
+            data-crashed=row.crashed_at.map(|p| p.code())
+            data-conflict=row.handled.as_ref().is_some_and(|h| h.conflict).then_some("true")
+            data-by-ledger=row.handled.as_ref().is_some_and(|h| h.by_ledger).then_some("true")
+            data-broke=broke_codes
             class=format!("row {}", outcome.code())
         >
             <td class="num id">{row.attempt.id}</td>
@@ -181,12 +434,24 @@ fn TimelineRow(row: AttemptRow, lang: Lang) -> impl IntoView {
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
                     {(t.outcome)(outcome)}
                 </span>
-                <span class="detail">
+                <span class="detail" class:crashed=row.handled.is_none() && row.crashed_at.is_some()>
                     {store_label}
                     {store_number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
                 </span>
                 {store_when.map(|w| view! { <span class="detail when">{w}</span> })}
+                {how_known.map(|k| view! { <span class="detail known">{k}</span> })}
                 {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
+                {broken
+                    .into_iter()
+                    .map(|i| {
+                        view! {
+                            <span class="detail broke">
+                                <span aria-hidden="true">"⚠ "</span>
+                                {(t.broke_promise)(i)}
+                            </span>
+                        }
+                    })
+                    .collect_view()}
             </td>
             <td class="caller" data-label=t.col_caller>
                 {caller_label}

@@ -1,9 +1,11 @@
-//! The world's controls: its clock and speed, the caller timeout and processing
-//! time, restarting the process, the naive worker beside, and undo/redo.
+//! The world's controls: its clock and speed, moving the clock forward (an hour,
+//! a day, to a time), the caller timeout and processing time, restarting the
+//! process, the naive worker beside, and undo/redo.
 
 use leptos::prelude::*;
 
-use crate::lab::{parse_millis, Action, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
+use crate::lab::{parse_millis, Action, LabError, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
+use crate::sim::{Millis, HOUR_MS};
 
 use super::controller::{Controller, Notice, Speed};
 
@@ -12,8 +14,14 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
     let clock = Memo::new(move |_| {
-        ctl.lab
-            .with(|lab| (lab.state().now(), lab.state().process_number()))
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            (
+                state.now(),
+                state.process_number(),
+                state.world().process_numbers(),
+            )
+        })
     });
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
     let timeout = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().caller_timeout()));
@@ -25,13 +33,27 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
     view! {
         <section class="panel world" aria-labelledby="world-title">
             <h2 id="world-title">{move || texts().world}</h2>
-            <p class="clock" data-testid="clock" data-now=move || clock.get().0 data-process=move || clock.get().1 data-idle=move || idle.get().to_string()>
-                {move || (texts().clock)(lang(), clock.get().0, clock.get().1)}
+            <p
+                class="clock"
+                data-testid="clock"
+                data-now=move || clock.get().0
+                data-process=move || clock.get().1
+                // Only while two run, so the one-process clock keeps its attributes.
+                data-processes=move || {
+                    clock.with(|c| {
+                        (c.2.len() > 1)
+                            .then(|| c.2.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+                    })
+                }
+                data-idle=move || idle.get().to_string()
+            >
+                {move || clock.with(|c| (texts().clock)(lang(), c.0, &c.2))}
             </p>
             // Always one line or the other, so its coming and going moves nothing.
             <p class="hint world-state" data-testid="world-state">
                 {move || if idle.get() { texts().idle } else { texts().running }}
             </p>
+            <ClockMoves ctl=ctl />
             <div class="controls-row">
                 <label class="inline" for="speed">{move || texts().speed}</label>
                 <select
@@ -184,6 +206,135 @@ fn Setting(
                 on:input=move |ev| shown.set(event_target_value(&ev))
                 on:change=move |ev| commit(event_target_value(&ev))
             />
+        </div>
+    }
+}
+
+/// Why a time typed to move the clock to was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TimeError {
+    /// Neither hours:minutes nor whole hours.
+    Format,
+    /// Minutes of 60 or more.
+    Minutes,
+    /// Not after the clock's time then: the clock only moves forward.
+    NotAfterNow(Millis),
+    /// A move the lab refused (more than a year at once, or a full session).
+    Lab(LabError),
+}
+
+/// Reads a time since the start as hours:minutes ("25:30") or whole hours
+/// ("48"), in any digits the other fields take, as virtual milliseconds.
+fn parse_clock_time(text: &str) -> Result<Millis, TimeError> {
+    let (hours, minutes) = match text.trim().split_once([':', '\u{FF1A}']) {
+        Some((h, m)) => (h, Some(m)),
+        None => (text, None),
+    };
+    let number = |part: &str| parse_millis(part).map_err(|_| TimeError::Format);
+    let hours = number(hours)?;
+    let minutes = minutes.map_or(Ok(0), number)?;
+    if minutes >= 60 {
+        return Err(TimeError::Minutes);
+    }
+    // Too far to count is as refused as a year and a day: the lab says so.
+    Ok(hours
+        .saturating_mul(HOUR_MS)
+        .saturating_add(minutes * 60_000))
+}
+
+/// Moves the clock forward at once: an hour, a day, or to a time since the
+/// start. Everything due on the way happens in order (receipts expire, callers
+/// time out). A time not after now is refused under the field; nothing changes.
+#[component]
+fn ClockMoves(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let target = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<TimeError>);
+    let move_by = move |ms: Millis| {
+        if ctl.dispatch(Action::MoveClock { ms }) {
+            error.set(None);
+        }
+    };
+    let move_to = move || {
+        let now = ctl.lab.with_untracked(|lab| lab.state().now());
+        let outcome = match parse_clock_time(&target.get_untracked()) {
+            Err(e) => Err(e),
+            Ok(at) if at <= now => Err(TimeError::NotAfterNow(now)),
+            Ok(at) => {
+                if ctl.dispatch(Action::MoveClock { ms: at - now }) {
+                    target.set(String::new());
+                    Ok(())
+                } else {
+                    // Said under the field, rather than in a second message.
+                    let refused = match ctl.notice.get_untracked() {
+                        Some(Notice::Lab(e)) => e,
+                        _ => LabError::ClockMove(at - now),
+                    };
+                    ctl.notice.set(None);
+                    Err(TimeError::Lab(refused))
+                }
+            }
+        };
+        error.set(outcome.err());
+    };
+    let message = move || {
+        error.get().map(|e| {
+            let t = texts();
+            match e {
+                TimeError::Format => t.time_format.to_string(),
+                TimeError::Minutes => t.time_minutes.to_string(),
+                TimeError::NotAfterNow(now) => (t.time_not_after_now)(ctl.lang.get(), now),
+                TimeError::Lab(e) => (t.lab_error)(&e),
+            }
+        })
+    };
+    view! {
+        <div class="controls-row clock-moves">
+            <button data-testid="move-hour" on:click=move |_| move_by(HOUR_MS)>
+                {move || texts().move_hour}
+            </button>
+            <button data-testid="move-day" on:click=move |_| move_by(24 * HOUR_MS)>
+                {move || texts().move_day}
+            </button>
+            <span class="setting" class:invalid=move || error.with(Option::is_some)>
+                <label class="inline" for="move-to">{move || texts().move_to_label}</label>
+                <input
+                    id="move-to"
+                    type="text"
+                    dir="ltr"
+                    class="time"
+                    autocomplete="off"
+                    spellcheck="false"
+                    placeholder="25:30"
+                    data-testid="move-to-time"
+                    aria-invalid=move || error.with(Option::is_some).to_string()
+                    aria-describedby="move-to-error move-to-hint"
+                    prop:value=move || target.get()
+                    on:input=move |ev| {
+                        target.set(event_target_value(&ev));
+                        error.set(None);
+                    }
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            ev.prevent_default();
+                            move_to();
+                        }
+                    }
+                />
+                <button data-testid="move-to" on:click=move |_| move_to()>
+                    {move || texts().move_to}
+                </button>
+            </span>
+        </div>
+        // The hint, or in its place what was wrong: one box, so a message coming
+        // or going hardly moves what is below.
+        <div class="time-note">
+            <p class="field-error" id="move-to-error" data-testid="move-to-error" role="alert">
+                {message}
+            </p>
+            <p class="hint" id="move-to-hint" hidden=move || error.with(Option::is_some)>
+                {move || texts().move_to_hint}
+            </p>
         </div>
     }
 }

@@ -1,0 +1,165 @@
+//! The three promises idempotency makes, checked live after every step: each in
+//! words with its state in words (not colour alone), the first attempt that broke
+//! it with a way to its timeline row, a polite announcement when one breaks, and
+//! how many receipts the retention let go (context, not a break).
+
+use leptos::prelude::*;
+
+use crate::lab::{Break, Invariant};
+use crate::sim::AttemptId;
+
+use super::controller::Controller;
+
+#[component]
+pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let lang = move || ctl.lang.get();
+    let breaks = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let invariants = lab.state().invariants();
+            Invariant::ALL.map(|i| invariants.first_break(i))
+        })
+    });
+    // Whether each breaking attempt has a timeline row yet (its caller may still
+    // be waiting): only then can the page bring it into view.
+    let has_row = Memo::new(move |_| {
+        let breaks = breaks.get();
+        ctl.lab.with(|lab| {
+            let timeline = lab.state().timeline();
+            breaks.map(|b| {
+                b.is_some_and(|b| timeline.iter().rev().any(|r| r.attempt.id == b.attempt))
+            })
+        })
+    });
+    let expired = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            (state.invariants().expired, state.retention_hours())
+        })
+    });
+
+    // What the live region says: the promises that broke in the last step, once.
+    // A new lab (reset, link, import) starts silent; a promise that holds again
+    // (after an undo) takes its sentence away.
+    let announced = RwSignal::new(Vec::<(Invariant, Break)>::new());
+    Effect::new(move |previous: Option<(u64, [Option<Break>; 3])>| {
+        let now = breaks.get();
+        let epoch = ctl.epoch.get();
+        match previous {
+            Some((was_epoch, was)) if was_epoch == epoch => {
+                let flipped: Vec<(Invariant, Break)> = Invariant::ALL
+                    .into_iter()
+                    .zip(was.into_iter().zip(now))
+                    .filter_map(|(i, pair)| match pair {
+                        (None, Some(b)) => Some((i, b)),
+                        _ => None,
+                    })
+                    .collect();
+                let stale = announced.with_untracked(|a| {
+                    a.iter().any(|(i, _)| {
+                        Invariant::ALL
+                            .iter()
+                            .zip(now)
+                            .any(|(j, b)| j == i && b.is_none())
+                    })
+                });
+                if !flipped.is_empty() {
+                    announced.set(flipped);
+                } else if stale {
+                    announced.set(Vec::new());
+                }
+            }
+            Some(_) => announced.set(Vec::new()),
+            None => {}
+        }
+        (epoch, now)
+    });
+    let announcement = move || {
+        let lang = lang();
+        announced.with(|a| {
+            a.iter()
+                .map(|(i, b)| (lang.texts().announce_broken)(lang, *i, b.attempt, b.at))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    };
+
+    let promises = Invariant::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(n, invariant)| {
+            let broken = move || breaks.get()[n];
+            let detail = move || {
+                broken().map(|b| {
+                    let (t, lang) = (texts(), lang());
+                    let way = if has_row.get()[n] {
+                        view! {
+                            <button class="show-attempt" on:click=move |_| reveal.set(Some(b.attempt))>
+                                {(t.show_attempt)(lang, b.attempt)}
+                            </button>
+                        }
+                        .into_any()
+                    } else {
+                        view! { <span class="pending">{t.row_pending}</span> }.into_any()
+                    };
+                    view! {
+                        <p class="broken-by">
+                            <span data-testid="broken-by" data-attempt=b.attempt>
+                                {(t.broken_by)(lang, b.attempt, b.at)}
+                            </span>
+                            " "
+                            {way}
+                        </p>
+                    }
+                })
+            };
+            view! {
+                <li
+                    class="promise"
+                    class:broken=move || broken().is_some()
+                    data-testid=format!("invariant-{}", invariant.code())
+                    data-holds=move || broken().is_none().to_string()
+                >
+                    <span class="promise-text">{move || (texts().invariant)(invariant)}</span>
+                    <span class="visually-hidden">": "</span>
+                    <span class="state">
+                        <span class="state-icon" aria-hidden="true">
+                            {move || if broken().is_some() { "✕" } else { "✓" }}
+                        </span>
+                        {move || {
+                            if broken().is_some() {
+                                texts().invariant_broken
+                            } else {
+                                texts().invariant_holds
+                            }
+                        }}
+                    </span>
+                    {detail}
+                </li>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <section class="panel invariants" aria-labelledby="invariants-title" data-testid="invariants">
+            <h2 id="invariants-title">{move || texts().invariants_title}</h2>
+            <p class="hint">{move || texts().invariants_intro}</p>
+            <ul class="promises">{promises}</ul>
+            {move || {
+                let (count, hours) = expired.get();
+                (count > 0)
+                    .then(|| {
+                        view! {
+                            <p class="expired" data-testid="receipts-expired" data-expired=count>
+                                {(texts().receipts_expired)(lang(), count, hours)}
+                            </p>
+                        }
+                    })
+            }}
+            // Polite: said when the person's current step is done, once per break.
+            <p class="visually-hidden" role="status" data-testid="invariant-announcement">
+                {announcement}
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,280 @@
+//! Where grants are kept and who handles them: the store behind the workers (the
+//! process's memory, or a durable store in one of three write orders), a crash
+//! armed at a named moment, one process or two and how calls are routed, how long
+//! receipts are kept, and whether the ledger recognises an operation whose
+//! receipt is gone.
+
+use leptos::prelude::*;
+
+use crate::core::CrashPoint;
+use crate::lab::{parse_millis, Action, FieldError, LabError, MAX_RETENTION_HOURS};
+use crate::sim::{Routing, StoreKind, MAX_PROCESSES};
+
+use super::controller::{Controller, Notice};
+
+/// Why a retention typed in the field was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RetentionError {
+    /// Not a whole number.
+    Field(FieldError),
+    /// A number the lab refused (out of range, or a full session).
+    Lab(LabError),
+}
+
+/// Every routing a person can choose, in the order the select lists them.
+fn routings() -> impl Iterator<Item = Routing> {
+    [Routing::RoundRobin, Routing::KeyHash]
+        .into_iter()
+        .chain((1..=MAX_PROCESSES).map(Routing::Only))
+}
+
+#[component]
+pub fn StorageView(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let lang = move || ctl.lang.get();
+    let kind = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store_kind()));
+    let crash = Memo::new(move |_| ctl.lab.with(|lab| lab.state().crash_point()));
+    let processes = Memo::new(move |_| ctl.lab.with(|lab| lab.state().processes()));
+    let routing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().routing()));
+    let ledger = Memo::new(move |_| ctl.lab.with(|lab| lab.state().ledger_check()));
+    let durable = move || kind.get().is_durable();
+
+    view! {
+        <section class="panel storage" aria-labelledby="storage-title" data-testid="storage">
+            <h2 id="storage-title">{move || texts().storage}</h2>
+            <div class="choice">
+                <label for="store-kind">{move || texts().store_kind_label}</label>
+                <select
+                    id="store-kind"
+                    data-testid="store-kind"
+                    aria-describedby="store-kind-hint"
+                    on:change=move |ev| {
+                        if let Some(kind) = StoreKind::from_code(&event_target_value(&ev)) {
+                            ctl.dispatch(Action::SetStore { kind });
+                        }
+                    }
+                    prop:value=move || kind.get().code()
+                >
+                    {StoreKind::ALL
+                        .into_iter()
+                        .map(|k| {
+                            view! {
+                                <option value=k.code() selected=move || kind.get() == k>
+                                    {move || (texts().store_kind)(k)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="hint" id="store-kind-hint">{move || (texts().store_kind_hint)(kind.get())}</p>
+            </div>
+            <div class="choice">
+                <label for="crash-point">{move || texts().crash_label}</label>
+                // Shows the armed point, and None again once it fired: it reads the lab.
+                <select
+                    id="crash-point"
+                    data-testid="crash-point"
+                    class:armed=move || crash.get().is_some()
+                    aria-describedby="crash-point-hint"
+                    on:change=move |ev| {
+                        let code = event_target_value(&ev);
+                        let point = CrashPoint::from_code(&code);
+                        if point.is_some() || code == NONE {
+                            ctl.dispatch(Action::SetCrashPoint { point });
+                        }
+                    }
+                    prop:value=move || crash.get().map_or(NONE, CrashPoint::code)
+                >
+                    {std::iter::once(None)
+                        .chain(CrashPoint::ALL.into_iter().map(Some))
+                        .map(|p| {
+                            view! {
+                                <option value=p.map_or(NONE, CrashPoint::code) selected=move || crash.get() == p>
+                                    {move || (texts().crash_point)(p)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="hint" id="crash-point-hint">
+                    {move || {
+                        crash
+                            .get()
+                            .map(|p| {
+                                view! {
+                                    <strong class="armed">
+                                        {texts().crash_armed} " " {(texts().crash_point)(Some(p))} "."
+                                    </strong>
+                                    " "
+                                }
+                            })
+                    }}
+                    {move || texts().crash_hint}
+                </p>
+            </div>
+            <div class="choice-pair">
+                <div class="choice">
+                    <label for="processes">{move || texts().processes_label}</label>
+                    <select
+                        id="processes"
+                        data-testid="processes"
+                        aria-describedby="processes-hint"
+                        on:change=move |ev| {
+                            if let Ok(count) = event_target_value(&ev).parse::<u8>() {
+                                ctl.dispatch(Action::SetProcesses { count });
+                            }
+                        }
+                        prop:value=move || processes.get().to_string()
+                    >
+                        {(1..=MAX_PROCESSES)
+                            .map(|n| {
+                                view! {
+                                    <option value=n.to_string() selected=move || processes.get() == n>
+                                        {move || lang().prose_number(n)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+                <div class="choice">
+                    <label for="routing">{move || texts().routing_label}</label>
+                    // Kept working with one process (it is remembered for when two
+                    // run); the hint says it has no effect until then.
+                    <select
+                        id="routing"
+                        data-testid="routing"
+                        aria-describedby="routing-hint"
+                        on:change=move |ev| {
+                            if let Some(routing) = Routing::from_code(&event_target_value(&ev)) {
+                                ctl.dispatch(Action::SetRouting { routing });
+                            }
+                        }
+                        prop:value=move || routing.get().code()
+                    >
+                        {routings()
+                            .map(|r| {
+                                view! {
+                                    <option value=r.code() selected=move || routing.get() == r>
+                                        {move || (texts().routing)(lang(), r)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+                <p class="hint" id="processes-hint">{move || texts().processes_hint}</p>
+                <p class="hint" id="routing-hint" data-testid="routing-hint">
+                    {move || (texts().routing_hint)(routing.get())}
+                    {move || (processes.get() < 2).then(|| format!(" {}", texts().routing_one_process))}
+                </p>
+            </div>
+            <RetentionField ctl=ctl durable=Signal::derive(durable) />
+            <div class="switch-row">
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        data-testid="ledger-check"
+                        aria-describedby="ledger-hint"
+                        prop:checked=move || ledger.get()
+                        on:change=move |ev| {
+                            ctl.dispatch(Action::SetLedgerCheck { on: event_target_checked(&ev) });
+                        }
+                    />
+                    <span class="switch-label">{move || texts().ledger_label}</span>
+                </label>
+                <p class="hint" id="ledger-hint">
+                    {move || texts().ledger_hint}
+                    {move || (!durable()).then(|| format!(" {}", texts().durable_only))}
+                </p>
+            </div>
+        </section>
+    }
+}
+
+/// The option value of "no crash armed".
+const NONE: &str = "none";
+
+/// Receipt retention in whole hours, applied when the person commits it (Enter or
+/// leaving the field). Anything refused is said under the field, and nothing changes.
+#[component]
+fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let hours = Memo::new(move |_| ctl.lab.with(|lab| lab.state().retention_hours()));
+    let shown = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<RetentionError>);
+    // The setting in force (after an undo, a link, ...) replaces whatever was typed.
+    Effect::new(move |_| {
+        shown.set(hours.get().to_string());
+        error.set(None);
+    });
+    let commit = move |text: String| {
+        let outcome = match parse_millis(&text) {
+            Err(e) => Err(RetentionError::Field(e)),
+            Ok(h) if u64::from(hours.get_untracked()) == h => Ok(()),
+            Ok(h) => {
+                // Too large for the action's type is as out of range as the lab's limit.
+                let h = u32::try_from(h).unwrap_or(u32::MAX);
+                if ctl.dispatch(Action::SetRetention { hours: h }) {
+                    Ok(())
+                } else {
+                    // Said here, under the field, rather than in a second message.
+                    let refused = match ctl.notice.get_untracked() {
+                        Some(Notice::Lab(e)) => e,
+                        _ => LabError::Retention(h),
+                    };
+                    ctl.notice.set(None);
+                    Err(RetentionError::Lab(refused))
+                }
+            }
+        };
+        error.set(outcome.err());
+    };
+    let message = move || {
+        error.get().map(|e| {
+            let t = texts();
+            let lang = ctl.lang.get();
+            let why = match e {
+                RetentionError::Field(e) => (t.field_error)(e),
+                RetentionError::Lab(ref e) => (t.lab_error)(e),
+            };
+            // The lab's sentence says nothing changed already.
+            match e {
+                RetentionError::Field(_) => {
+                    format!("{why} {}", (t.retention_unchanged)(lang, hours.get()))
+                }
+                RetentionError::Lab(_) => why,
+            }
+        })
+    };
+    view! {
+        <div class="choice" class:invalid=move || error.with(Option::is_some)>
+            <label for="retention">{move || texts().retention_label}</label>
+            <input
+                id="retention"
+                type="text"
+                inputmode="numeric"
+                dir="ltr"
+                class="hours"
+                autocomplete="off"
+                data-testid="retention"
+                data-min=1
+                data-max=MAX_RETENTION_HOURS
+                aria-invalid=move || error.with(Option::is_some).to_string()
+                aria-describedby="retention-error retention-hint"
+                prop:value=move || shown.get()
+                on:input=move |ev| shown.set(event_target_value(&ev))
+                on:change=move |ev| commit(event_target_value(&ev))
+            />
+            // The hint gives way to a message in the same place.
+            <p class="field-error" id="retention-error" data-testid="retention-error" role="alert">
+                {message}
+            </p>
+            <p class="hint" id="retention-hint" hidden=move || error.with(Option::is_some)>
+                {move || texts().retention_hint}
+                {move || (!durable.get()).then(|| format!(" {}", texts().durable_only))}
+            </p>
+        </div>
+    }
+}
