@@ -364,6 +364,8 @@ pub struct Texts {
     pub lost_race: &'static str,
     /// ... and the store returned the receipt that attempt committed.
     pub lost_race_receipt: &'static str,
+    /// How the durable store wrote a grant.
+    pub durable_writes: fn(DurableWrites) -> &'static str,
     /// Its receipt had expired; the operation's ledger row recognised it.
     pub by_ledger: &'static str,
     /// A tag on the attempt row that first broke a promise.
@@ -727,6 +729,11 @@ static EN: Texts = Texts {
     },
     lost_race: "lost the race: another attempt committed first",
     lost_race_receipt: "lost the race: returned the committed receipt",
+    durable_writes: |w| match w {
+        DurableWrites::OneCommit => "committed: both writes in one transaction",
+        DurableWrites::ReceiptThenBalance => "written: the receipt, then the balance, each on its own",
+        DurableWrites::BalanceThenReceipt => "written: the balance, then the receipt, each on its own",
+    },
     by_ledger: "recognised by the ledger row: its receipt had expired",
     broke_promise: |i| match i {
         Invariant::AtMostOnce => "broke “at most once”",
@@ -1207,6 +1214,11 @@ static FA: Texts = Texts {
     },
     lost_race: "در مسابقه باخت: تلاش دیگری زودتر ثبت نهایی شد",
     lost_race_receipt: "در مسابقه باخت: رسیدِ ثبت‌شده را برگرداند",
+    durable_writes: |w| match w {
+        DurableWrites::OneCommit => "ثبت شد: هر دو نوشتن در یک تراکنش",
+        DurableWrites::ReceiptThenBalance => "نوشته شد: اول رسید، بعد موجودی، هر کدام جدا",
+        DurableWrites::BalanceThenReceipt => "نوشته شد: اول موجودی، بعد رسید، هر کدام جدا",
+    },
     by_ledger: "از روی ردیف دفتر شناخته شد: رسیدش منقضی شده بود",
     broke_promise: |i| match i {
         Invariant::AtMostOnce => "«حداکثر یک بار» را شکست",
@@ -1218,7 +1230,7 @@ static FA: Texts = Texts {
 // The promises panel and the timeline's marker rows.
 
 use crate::core::{StoreStep, Table};
-use crate::lab::{Invariant, Marker, MarkerKind, RegrantCause};
+use crate::lab::{DurableWrites, Invariant, Marker, MarkerKind, RegrantCause};
 use crate::sim::{AttemptId, Millis};
 
 /// "#2", an attempt named as the timeline's first column names it, kept whole

@@ -10,7 +10,9 @@ use crate::core::{CrashPoint, GrantError, StoreStep, Table};
 use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
-use super::timeline::{Attempt, AttemptRow, Handling, Marker, MarkerKind, Origin, RegrantCause};
+use super::timeline::{
+    Attempt, AttemptRow, DurableWrites, Handling, Marker, MarkerKind, Origin, RegrantCause,
+};
 
 /// One process's line: its queue, the producers waiting for room, the delivery
 /// in its consumer's hands.
@@ -405,6 +407,7 @@ impl Fold {
                     regrant_cause: tracked.regranted.map(|(_, _, c)| c),
                     conflict: steps.contains(&StoreStep::Conflict),
                     by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
+                    durable_writes: durable_writes(steps),
                 };
                 let tracked = self.tracked(*attempt);
                 tracked.handled = Some(handling.clone());
@@ -511,6 +514,28 @@ impl Fold {
         };
         self.timeline.push(row);
     }
+}
+
+/// How the durable store wrote a grant, read from its steps.
+fn durable_writes(steps: &[StoreStep]) -> Option<DurableWrites> {
+    let first = steps.iter().find_map(|s| match s {
+        StoreStep::Committed => Some(DurableWrites::OneCommit),
+        StoreStep::Wrote(Table::Receipt) => Some(DurableWrites::ReceiptThenBalance),
+        StoreStep::Wrote(Table::Balance) => Some(DurableWrites::BalanceThenReceipt),
+        _ => None,
+    })?;
+    // Both writes made: a conflict or a crash between them is told elsewhere.
+    let both = match first {
+        DurableWrites::OneCommit => true,
+        _ => {
+            steps
+                .iter()
+                .filter(|s| matches!(s, StoreStep::Wrote(_)))
+                .count()
+                == 2
+        }
+    };
+    both.then_some(first)
 }
 
 /// Removes `id` from a line, looking from the front where it almost always is.

@@ -55,6 +55,31 @@ pub struct Handling {
     pub conflict: bool,
     /// Its receipt had expired; the operation's ledger row recognised it.
     pub by_ledger: bool,
+    /// How the durable store wrote it, if it wrote: both in one commit, or two
+    /// writes each committed on its own.
+    pub durable_writes: Option<DurableWrites>,
+}
+
+/// How the durable store made a grant's writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DurableWrites {
+    /// Both in one transaction, committed together.
+    OneCommit,
+    /// The receipt, then the balance.
+    ReceiptThenBalance,
+    /// The balance, then the receipt.
+    BalanceThenReceipt,
+}
+
+impl DurableWrites {
+    /// The stable name used in `data-writes`.
+    pub fn code(self) -> &'static str {
+        match self {
+            DurableWrites::OneCommit => "one-commit",
+            DurableWrites::ReceiptThenBalance => "receipt-then-balance",
+            DurableWrites::BalanceThenReceipt => "balance-then-receipt",
+        }
+    }
 }
 
 impl Handling {

@@ -369,6 +369,12 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             None
         }
     });
+    // How the durable store made the writes: one commit, or two in some order.
+    let writes = row
+        .handled
+        .as_ref()
+        .and_then(|h| h.durable_writes)
+        .map(|w| ((t.durable_writes)(w), w.code()));
     let (caller_label, caller_number) = match &row.caller {
         Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
         Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
@@ -440,6 +446,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                 </span>
                 {store_when.map(|w| view! { <span class="detail when">{w}</span> })}
                 {how_known.map(|k| view! { <span class="detail known">{k}</span> })}
+                {writes.map(|w| view! { <span class="detail writes" data-writes=w.1>{w.0}</span> })}
                 {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
                 {broken
                     .into_iter()
