@@ -504,6 +504,14 @@ static EN: Texts = Texts {
             "The clock moves forward 1 ms to a year ({} ms) at a time, not {ms} ms. Nothing changed.",
             crate::lab::MAX_CLOCK_MOVE_MS
         ),
+        LabError::Processes(n) => format!(
+            "Processes: must be 1 or {}, not {n}. Nothing changed.",
+            crate::sim::MAX_PROCESSES
+        ),
+        LabError::RoutingSlot(n) => format!(
+            "Routing: there is no process {n}; processes are numbered 1 to {}. Nothing changed.",
+            crate::sim::MAX_PROCESSES
+        ),
         other => other.to_string(),
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
@@ -514,7 +522,7 @@ static EN: Texts = Texts {
     brought_back: "The previous session is back.",
     other_tab: "The lab is also open in another tab. Each tab keeps its own session when reloaded; a new tab opens the one saved last. Export a session to keep it for sure.",
     step: "Step: one delivery",
-    step_hint: "While the consumer is paused: it takes one delivery and applies it, then pauses again.",
+    step_hint: "While the consumer is paused: it takes one delivery and applies it, then pauses again. With two processes, each consumer takes one from its own queue.",
     language: "Language",
     share: "Share and save",
     copy_link: "Copy link to this state",
@@ -734,7 +742,7 @@ static EN: Texts = Texts {
         DurableWrites::ReceiptThenBalance => "written: the receipt, then the balance, each on its own",
         DurableWrites::BalanceThenReceipt => "written: the balance, then the receipt, each on its own",
     },
-    by_ledger: "recognised by the ledger row: its receipt had expired",
+    by_ledger: "recognised by the ledger row: no receipt was found, but the ledger says this operation was granted",
     broke_promise: |i| match i {
         Invariant::AtMostOnce => "broke “at most once”",
         Invariant::GrantedHasReceipt => "broke “granted has a receipt”",
@@ -931,7 +939,7 @@ static FA: Texts = Texts {
     brought_back: "نشست پیشین بازگشت.",
     other_tab: "آزمایشگاه در زبانهٔ دیگری هم باز است. هر زبانه با بارگذاری دوباره نشست خودش را نگه می‌دارد؛ زبانهٔ تازه آخرین نشستِ ذخیره‌شده را باز می‌کند. برای نگه‌داشتنِ مطمئن، نشست را برون‌بُرد کن.",
     step: "یک گام: یک تحویل",
-    step_hint: "وقتی مصرف‌کننده متوقف است: یک تحویل را برمی‌دارد و اعمال می‌کند، سپس دوباره می‌ایستد.",
+    step_hint: "وقتی مصرف‌کننده متوقف است: یک تحویل را برمی‌دارد و اعمال می‌کند، سپس دوباره می‌ایستد. با دو فرایند، هر مصرف‌کننده یکی از صف خودش برمی‌دارد.",
     language: "زبان",
     share: "هم‌رسانی و نگه‌داری",
     copy_link: "رونوشت پیوند به همین وضعیت",
@@ -1219,7 +1227,7 @@ static FA: Texts = Texts {
         DurableWrites::ReceiptThenBalance => "نوشته شد: اول رسید، بعد موجودی، هر کدام جدا",
         DurableWrites::BalanceThenReceipt => "نوشته شد: اول موجودی، بعد رسید، هر کدام جدا",
     },
-    by_ledger: "از روی ردیف دفتر شناخته شد: رسیدش منقضی شده بود",
+    by_ledger: "از روی ردیف دفتر شناخته شد: رسیدی پیدا نشد، ولی دفتر می‌گوید این عملیات اعطا شده بود",
     broke_promise: |i| match i {
         Invariant::AtMostOnce => "«حداکثر یک بار» را شکست",
         Invariant::GrantedHasReceipt => "«هر اعطا رسید دارد» را شکست",
@@ -1356,7 +1364,7 @@ fn marker_text_en(_: Lang, marker: &Marker) -> String {
             let left = match crash_left(*point, wrote, *durable) {
                 CrashLeft::Nothing => "nothing was written, so a retry starts afresh.",
                 CrashLeft::ReceiptOnly => "the receipt was written, the points were not. Receipt first leaves a completion with no points: a retry gets that receipt, and the points are never added.",
-                CrashLeft::PointsOnly => "the points were added, the receipt was not. Balance first leaves points with no receipt: a retry finds no receipt and adds them again.",
+                CrashLeft::PointsOnly => "the points were added, the receipt was not. Balance first leaves points with no receipt: a retry finds no receipt and adds them again (unless the ledger check recognises the operation).",
                 CrashLeft::StagedGone => "nothing is half-done. In one transaction the staged writes are gone with the process, and a retry starts afresh.",
                 CrashLeft::Committed => "points and receipt were committed, the answer was never sent. A retry finds the receipt and returns it.",
                 CrashLeft::MemoryGone => "its store was its memory, so the points and the receipt it wrote are gone with it, and a retry adds them again.",
@@ -1427,7 +1435,7 @@ fn marker_text_fa(lang: Lang, marker: &Marker) -> String {
             let left = match crash_left(*point, wrote, *durable) {
                 CrashLeft::Nothing => "چیزی نوشته نشد، پس تلاش دوباره از نو آغاز می‌کند.",
                 CrashLeft::ReceiptOnly => "رسید نوشته شد، امتیاز نه. «اول رسید» کاری انجام‌شده بی‌امتیاز به جا می‌گذارد: تلاش دوباره همان رسید را می‌گیرد و امتیاز هرگز اضافه نمی‌شود.",
-                CrashLeft::PointsOnly => "امتیاز اضافه شد، رسید نه. «اول موجودی» امتیازی بی‌رسید به جا می‌گذارد: تلاش دوباره رسیدی نمی‌یابد و امتیاز را باز اضافه می‌کند.",
+                CrashLeft::PointsOnly => "امتیاز اضافه شد، رسید نه. «اول موجودی» امتیازی بی‌رسید به جا می‌گذارد: تلاش دوباره رسیدی نمی‌یابد و امتیاز را باز اضافه می‌کند (مگر آنکه بررسی دفتر عملیات را بشناسد).",
                 CrashLeft::StagedGone => "چیزی نیمه‌کاره نماند. در یک تراکنش، نوشته‌های آماده‌شده با فرایند از میان رفتند و تلاش دوباره از نو آغاز می‌کند.",
                 CrashLeft::Committed => "امتیاز و رسید ثبت نهایی شدند، ولی پاسخ هرگز فرستاده نشد. تلاش دوباره رسید را می‌یابد و برمی‌گرداند.",
                 CrashLeft::MemoryGone => "مخزنش حافظهٔ خودش بود، پس امتیاز و رسیدی که نوشت با آن از میان رفتند و تلاش دوباره آن‌ها را باز اضافه می‌کند.",

@@ -860,7 +860,7 @@ fn the_naive_side_shown_is_that_of_the_process_in_slot_1() {
         Action::SetNaive { on: true },
         Action::SetProcesses { count: 2 },
         send("order-1", 100),
-        send("order-2", 100),
+        send("order-2", 25),
     ]));
     let processes: Vec<u32> = lab
         .state()

@@ -9,6 +9,7 @@
 //! writes are only staged (nothing touches the tables) until commit makes both
 //! at once under the tables' lock, so a crash before commit leaves nothing.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -53,6 +54,9 @@ type Operation = (String, String);
 struct Tables {
     balances: HashMap<String, i32>,
     receipts: HashMap<Operation, ReceiptRow>,
+    /// Receipts by age, oldest first: the clock never goes back, so each new
+    /// receipt is the youngest, and the sweeper only ever takes from the front.
+    by_age: VecDeque<(u64, Operation)>,
     ledger: HashMap<Operation, LedgerRow>,
 }
 
@@ -108,6 +112,9 @@ impl Tables {
                 balance: existing.balance,
             });
         }
+        // At the back, unless a caller's clock ran backwards.
+        let at = self.by_age.partition_point(|(t, _)| *t <= row.written_at);
+        self.by_age.insert(at, (row.written_at, op.clone()));
         self.receipts.insert(op, row);
         Ok(())
     }
@@ -292,9 +299,19 @@ impl DurableStore {
     /// The first `limit` receipts in (account, key) order, and how many there are.
     pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
         let tables = self.lock();
-        let mut all: Vec<GrantResult> = tables
-            .receipts
-            .iter()
+        let mut all: Vec<(&Operation, &ReceiptRow)> = tables.receipts.iter().collect();
+        let total = all.len();
+        let order = |a: &(&Operation, &ReceiptRow), b: &(&Operation, &ReceiptRow)| {
+            natural_cmp(&a.0 .0, &b.0 .0).then_with(|| natural_cmp(&a.0 .1, &b.0 .1))
+        };
+        // Only the page is sorted and copied, as the in-memory store does.
+        if limit < total {
+            all.select_nth_unstable_by(limit, order);
+            all.truncate(limit);
+        }
+        all.sort_unstable_by(order);
+        let page = all
+            .into_iter()
             .map(|((account, key), r)| GrantResult {
                 key: key.clone(),
                 account_id: account.clone(),
@@ -302,31 +319,23 @@ impl DurableStore {
                 balance: r.balance,
             })
             .collect();
-        let total = all.len();
-        all.sort_unstable_by(|a, b| {
-            natural_cmp(&a.account_id, &b.account_id).then_with(|| natural_cmp(&a.key, &b.key))
-        });
-        all.truncate(limit);
-        (all, total)
+        (page, total)
     }
 
     /// When the oldest receipt was written, if any is stored: the sweeper's next date.
     pub fn oldest_receipt(&self) -> Option<u64> {
-        self.lock().receipts.values().map(|r| r.written_at).min()
+        self.lock().by_age.front().map(|(at, _)| *at)
     }
 
     /// Deletes every receipt written at or before `cutoff` and returns their
     /// operations, in (account, key) order. Balances and ledger rows stay.
     pub fn sweep(&self, cutoff: u64) -> Vec<(String, String)> {
         let mut tables = self.lock();
-        let mut gone: Vec<Operation> = tables
-            .receipts
-            .iter()
-            .filter(|(_, r)| r.written_at <= cutoff)
-            .map(|(op, _)| op.clone())
-            .collect();
-        for op in &gone {
-            tables.receipts.remove(op);
+        let mut gone: Vec<Operation> = Vec::new();
+        while tables.by_age.front().is_some_and(|(at, _)| *at <= cutoff) {
+            let (_, op) = tables.by_age.pop_front().expect("checked above");
+            tables.receipts.remove(&op);
+            gone.push(op);
         }
         gone.sort_unstable_by(|a, b| natural_cmp(&a.0, &b.0).then_with(|| natural_cmp(&a.1, &b.1)));
         gone

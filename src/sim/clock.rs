@@ -76,11 +76,12 @@ impl Clock {
         true
     }
 
-    /// Moves the clock forward to `to` once nothing is due before it.
+    /// Moves the clock forward to `to` once nothing is due before it (a timer
+    /// due at `to` itself still fires after).
     pub(super) fn move_to(&self, to: Millis) {
         let mut timers = self.0.borrow_mut();
         debug_assert!(
-            timers.pending.keys().next().is_none_or(|(at, _)| *at > to),
+            timers.pending.keys().next().is_none_or(|(at, _)| *at >= to),
             "a timer due before {to} was skipped"
         );
         timers.now = timers.now.max(to);

@@ -39,10 +39,9 @@ pub const HOUR_MS: Millis = 3_600_000;
 struct Shared {
     clock: Clock,
     log: RefCell<Vec<Event>>,
-    gate: Gate,
-    /// The naive worker's consumer pauses with the real one, but is let through
-    /// for a step on its own, so the two cannot take each other's step.
-    naive_gate: Gate,
+    /// Whether the consumers are held. Each consumer has a gate of its own, so
+    /// a step lets each take one delivery and none take another's.
+    paused: Cell<bool>,
     caller_timeout_ms: Cell<Millis>,
     processing_ms: Cell<Millis>,
     /// The running processes by slot, as callers reach them: a caller calls a
@@ -118,6 +117,8 @@ struct Observed {
     process: ProcessNumber,
     /// The naive side reports only what it did to its balance.
     naive: bool,
+    /// This consumer's pause switch.
+    gate: Gate,
 }
 
 impl WorkerHooks for Observed {
@@ -137,11 +138,7 @@ impl WorkerHooks for Observed {
     }
 
     fn take<F: Future>(&self, next: F) -> impl Future<Output = F::Output> {
-        if self.naive {
-            self.shared.naive_gate.hold(next)
-        } else {
-            self.shared.gate.hold(next)
-        }
+        self.gate.hold(next)
     }
 
     fn taken(&self, attempt: &AttemptId) {
@@ -222,6 +219,7 @@ struct Side {
     store: PointStore,
     worker: Rc<PointWorker<Observed>>,
     consumer: AbortHandle,
+    gate: Gate,
 }
 
 /// The idempotent worker's store: the process's memory, or the shared durable
@@ -262,11 +260,15 @@ impl Side {
         naive: bool,
     ) -> Self {
         let store = PointStore::new();
+        // A process started while paused starts held.
+        let gate = Gate::default();
+        gate.set_closed(shared.paused.get());
         let hooks = Observed {
             shared: Rc::clone(shared),
             store: store.clone(),
             process,
             naive,
+            gate: gate.clone(),
         };
         let switched = Switched {
             shared: Rc::clone(shared),
@@ -278,6 +280,7 @@ impl Side {
             store,
             worker: Rc::new(worker),
             consumer,
+            gate,
         }
     }
 }
@@ -404,8 +407,7 @@ impl World {
         let shared = Rc::new(Shared {
             clock: Clock::default(),
             log: RefCell::new(Vec::new()),
-            gate: Gate::default(),
-            naive_gate: Gate::default(),
+            paused: false.into(),
             caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS.into(),
             processing_ms: DEFAULT_PROCESSING_MS.into(),
             running: RefCell::default(),
@@ -507,6 +509,9 @@ impl World {
     /// one taken away ends as a restart ends one.
     pub fn set_processes(&mut self, count: Slot) {
         let count = usize::from(count.max(1));
+        if count == self.processes.len() {
+            return;
+        }
         self.shared.routed.set(0);
         while self.processes.len() < count {
             self.last_number += 1;
@@ -602,8 +607,10 @@ impl World {
     }
 
     pub fn set_paused(&mut self, paused: bool) {
-        self.shared.gate.set_closed(paused);
-        self.shared.naive_gate.set_closed(paused);
+        self.shared.paused.set(paused);
+        for gate in self.gates() {
+            gate.set_closed(paused);
+        }
         self.settle();
     }
 
@@ -611,17 +618,23 @@ impl World {
     /// if it has one and its hands are free, and then is held again. It applies
     /// what it took as time passes.
     pub fn step(&mut self) {
-        let consumers = self.processes.len() as u32;
-        let shared = Rc::clone(&self.shared);
-        let gates = [&shared.gate, &shared.naive_gate];
-        gates.iter().for_each(|g| g.allow(consumers));
+        let gates = self.gates();
+        gates.iter().for_each(|g| g.allow(1));
         self.settle();
         // A permit is for now only: one left unused must not let a later delivery by.
         gates.iter().for_each(|g| g.revoke());
     }
 
+    /// Every consumer's pause switch, the naive ones' included.
+    fn gates(&self) -> Vec<Gate> {
+        self.processes
+            .iter()
+            .flat_map(|p| [p.idempotent.gate.clone(), p.naive.gate.clone()])
+            .collect()
+    }
+
     pub fn paused(&self) -> bool {
-        self.shared.gate.is_closed()
+        self.shared.paused.get()
     }
 
     /// From the next send on.

@@ -1,0 +1,77 @@
+//! Histories a review found wrong, kept so they stay right.
+
+mod common;
+
+use common::lab_of;
+use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
+use idempotency_lab::GrantPoints;
+
+fn send(key: &str) -> Action {
+    Action::Send {
+        grant: GrantPoints::new(key, "account-7", 100),
+        lose_acknowledgement: false,
+    }
+}
+
+fn handled(lab: &Lab) -> usize {
+    lab.state()
+        .world()
+        .events()
+        .iter()
+        .filter(|e| matches!(e.what, idempotency_lab::sim::Happening::Handled { .. }))
+        .count()
+}
+
+#[test]
+fn a_receipt_expiring_in_the_instant_a_timer_is_due_neither_panics_nor_skips_it() {
+    let mut lab = lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetRetention { hours: 1 },
+        send("k1"),
+        Action::Wait { ms: HOUR_MS },
+        send("k2"),
+        Action::Wait { ms: 1_000 },
+    ]);
+    lab.skip_to_idle().unwrap();
+    assert_eq!(lab.state().invariants().expired, 1);
+    assert_eq!(lab.state().store().balance("account-7"), 200);
+}
+
+#[test]
+fn one_step_with_two_processes_lets_each_consumer_take_one_delivery() {
+    let lab = lab_of(&[
+        Action::SetProcessingTime { ms: 0 },
+        Action::SetProcesses { count: 2 },
+        Action::SetRouting {
+            routing: Routing::Only(1),
+        },
+        Action::SetPaused { paused: true },
+        send("a"),
+        send("b"),
+        send("c"),
+        Action::Step,
+    ]);
+    assert_eq!(
+        handled(&lab),
+        1,
+        "process 1's consumer took one; process 2 had none"
+    );
+    assert_eq!(lab.state().queue().len(), 2);
+}
+
+#[test]
+fn asking_for_the_processes_already_running_changes_nothing() {
+    let lab = lab_of(&[
+        Action::SetProcesses { count: 2 },
+        send("a"),
+        Action::SetProcesses { count: 2 },
+        send("b"),
+    ]);
+    let processes: Vec<u32> = (1..=2)
+        .map(|id| lab.state().attempt_by_id(id).unwrap().process)
+        .collect();
+    assert_eq!(processes, [1, 2], "the round robin goes on where it was");
+}
