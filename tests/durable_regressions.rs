@@ -3,7 +3,7 @@
 mod common;
 
 use common::lab_of;
-use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::lab::{Action, Lab, RegrantCause};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::GrantPoints;
 
@@ -74,4 +74,86 @@ fn asking_for_the_processes_already_running_changes_nothing() {
         .map(|id| lab.state().attempt_by_id(id).unwrap().process)
         .collect();
     assert_eq!(processes, [1, 2], "the round robin goes on where it was");
+}
+
+#[test]
+fn a_page_as_long_as_the_durable_receipts_holds_them_all_in_order() {
+    let mut lab = lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        send("k10"),
+        send("k2"),
+    ]);
+    lab.skip_to_idle().unwrap();
+    let (page, total) = lab.state().world().durable_store().receipts_page(2);
+    let keys: Vec<&str> = page.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!((keys, total), (vec!["k2", "k10"], 2));
+    let (page, total) = lab.state().world().durable_store().receipts_page(1);
+    assert_eq!((page[0].key.as_str(), page.len(), total), ("k2", 1, 2));
+}
+
+/// The cause the timeline gives for attempt 2 granting again.
+fn cause(actions: &[Action]) -> Option<RegrantCause> {
+    let mut lab = lab_of(actions);
+    lab.skip_to_idle().unwrap();
+    let row = lab
+        .state()
+        .timeline()
+        .iter()
+        .find(|r| r.attempt.id == 2)
+        .unwrap();
+    row.handled.as_ref().unwrap().regrant_cause
+}
+
+#[test]
+fn a_grant_made_again_is_told_by_its_cause() {
+    let retry = Action::RetrySame {
+        lose_acknowledgement: false,
+    };
+    let two = |kind| {
+        vec![
+            Action::SetStore { kind },
+            Action::SetProcesses { count: 2 },
+            Action::SetProcessingTime { ms: 1_000 },
+            send("order-1042"),
+            retry.clone(),
+        ]
+    };
+    assert_eq!(
+        cause(&two(StoreKind::InMemory)),
+        Some(RegrantCause::OtherProcess)
+    );
+    assert_eq!(
+        cause(&two(StoreKind::BalanceFirst)),
+        Some(RegrantCause::Race)
+    );
+    let restarted = [
+        send("order-1042"),
+        Action::Wait { ms: 200 },
+        Action::Restart,
+        retry.clone(),
+    ];
+    assert_eq!(cause(&restarted), Some(RegrantCause::Restart));
+    let expired = [
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        send("order-1042"),
+        Action::MoveClock { ms: 25 * HOUR_MS },
+        retry.clone(),
+    ];
+    assert_eq!(cause(&expired), Some(RegrantCause::ReceiptExpired));
+    let crashed = [
+        Action::SetStore {
+            kind: StoreKind::BalanceFirst,
+        },
+        Action::SetCrashPoint {
+            point: Some(idempotency_lab::CrashPoint::BetweenWrites),
+        },
+        send("order-1042"),
+        Action::Wait { ms: 200 },
+        retry,
+    ];
+    assert_eq!(cause(&crashed), Some(RegrantCause::CrashLeftNoReceipt));
 }
