@@ -43,7 +43,7 @@ async function holds(page) {
 }
 const kept = (overrides = {}) => ({ 'at-most-once': 'true', 'granted-has-receipt': 'true', 'receipt-has-grant': 'true', ...overrides });
 /** What an element says, spaces folded and the isolates around data (U+2068, U+2069) left out. */
-const text = (locator) => locator.evaluate((e) => e.textContent.replace(/[\u2068\u2069]/g, '').replace(/\s+/g, ' ').trim());
+const text = (locator) => locator.evaluate((e) => e.textContent.replace(/[\u2066\u2068\u2069]/g, '').replace(/\s+/g, ' ').trim());
 const button = (page, name) => page.getByRole('button', { name, exact: true });
 const markers = (page) => page.locator('[data-testid="timeline-marker"]');
 const marker = (page, event) => page.locator(`[data-testid="timeline-marker"][data-event="${event}"]`);

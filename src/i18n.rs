@@ -1244,7 +1244,7 @@ use crate::sim::{AttemptId, Millis};
 /// "#2", an attempt named as the timeline's first column names it, kept whole
 /// and left to right inside right-to-left prose.
 fn attempt_tag(attempt: AttemptId) -> String {
-    format!("\u{2068}#{attempt}\u{2069}")
+    format!("\u{2066}#{attempt}\u{2069}")
 }
 
 fn hours_long_en(h: u32) -> String {

@@ -241,6 +241,6 @@ fn every_marker_and_promise_has_persian_words_of_its_own() {
     );
     assert_eq!(
         (Lang::Fa.texts().broken_by)(Lang::Fa, 2, 3_100),
-        "شکسته با تلاش \u{2068}#2\u{2069} در ۳٫۱ ثانیه"
+        "شکسته با تلاش \u{2066}#2\u{2069} در ۳٫۱ ثانیه"
     );
 }
