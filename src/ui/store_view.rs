@@ -164,14 +164,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         balances
                             .get()
                             .into_iter()
-                            .map(|(account, balance)| {
-                                view! {
-                                    <div class="balance">
-                                        <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
-                                        <dd data-testid=format!("balance-{account}") dir="ltr">{balance}</dd>
-                                    </div>
-                                }
-                            })
+                            .map(|(account, balance)| balance_entry("balance-", account, balance))
                             .collect_view()
                     }}
                 </dl>
@@ -185,14 +178,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             <dl class="balances naive" data-testid="naive-balances">
                                 {balances
                                     .into_iter()
-                                    .map(|(account, balance)| {
-                                        view! {
-                                            <div class="balance">
-                                                <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
-                                                <dd data-testid=format!("naive-balance-{account}") dir="ltr">{balance}</dd>
-                                            </div>
-                                        }
-                                    })
+                                    .map(|(account, balance)| balance_entry("naive-balance-", account, balance))
                                     .collect_view()}
                             </dl>
                         }
@@ -318,14 +304,7 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                     <dl class="balances compact">
                         {balances
                             .into_iter()
-                            .map(|(account, balance)| {
-                                view! {
-                                    <div class="balance">
-                                        <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
-                                        <dd data-testid=format!("balance-2-{account}") dir="ltr">{balance}</dd>
-                                    </div>
-                                }
-                            })
+                            .map(|(account, balance)| balance_entry("balance-2-", account, balance))
                             .collect_view()}
                     </dl>
                 }
@@ -360,6 +339,17 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                 .into_any()
             }}
             {(more > 0).then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })}
+        </div>
+    }
+}
+
+/// One account's balance in a balance list; `prefix` makes its test id
+/// (`balance-`, `naive-balance-`, `balance-2-`).
+fn balance_entry(prefix: &'static str, account: String, balance: i32) -> impl IntoView {
+    view! {
+        <div class="balance">
+            <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
+            <dd data-testid=format!("{prefix}{account}") dir="ltr">{balance}</dd>
         </div>
     }
 }
