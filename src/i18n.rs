@@ -1,7 +1,7 @@
 //! Every piece of UI text, in English and Persian. Kept out of the views so a
 //! missing translation is a compile error (each language fills the same struct).
 
-use crate::core::{CrashPoint, GrantError};
+use crate::core::{CrashPoint, GrantError, InFlightPolicy};
 use crate::lab::{
     FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
     MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
@@ -370,6 +370,19 @@ pub struct Texts {
     pub by_ledger: &'static str,
     /// A tag on the attempt row that first broke a promise.
     pub broke_promise: fn(Invariant) -> &'static str,
+    /// The callers and queue panel (src/ui/callers_view.rs).
+    pub callers: &'static str,
+    pub in_flight_label: &'static str,
+    pub in_flight_policy: fn(InFlightPolicy) -> &'static str,
+    pub in_flight_hint: fn(InFlightPolicy) -> &'static str,
+    /// The in-progress records held now.
+    pub in_progress_title: &'static str,
+    pub in_progress_none: &'static str,
+    /// One record: its attempt, since when, and where it is kept (durable, or a
+    /// process's memory).
+    pub in_progress_record: fn(Lang, AttemptId, Millis, Option<u32>) -> String,
+    /// A row's note: it found attempt #N in progress, and waited or was told to retry.
+    pub met_in_progress: fn(Lang, AttemptId, bool) -> String,
 }
 
 static EN: Texts = Texts {
@@ -427,6 +440,7 @@ static EN: Texts = Texts {
         Outcome::Timeout => "Timeout",
         Outcome::TimeoutApplied => "Timeout, but applied",
         Outcome::ProcessEnded => "Process ended",
+        Outcome::InProgress => "In progress",
     },
     store_applied: "points added:",
     store_replayed: "returned the stored receipt",
@@ -480,6 +494,7 @@ static EN: Texts = Texts {
         GrantError::Overflow => "balance would overflow".to_string(),
         GrantError::Timeout => "timeout".to_string(),
         GrantError::WorkerStopped => "worker stopped".to_string(),
+        GrantError::InProgress => "in progress: retry later".to_string(),
         GrantError::PayloadMismatch { stored, .. } => {
             format!("key already used for {} points", stored.points)
         }
@@ -748,6 +763,34 @@ static EN: Texts = Texts {
         Invariant::GrantedHasReceipt => "broke “granted has a receipt”",
         Invariant::ReceiptHasGrant => "broke “receipt matches a grant”",
     },
+    callers: "Callers and queue",
+    in_flight_label: "Duplicate in flight gets",
+    in_flight_policy: |p| match p {
+        InFlightPolicy::NoRecord => "No in-progress record: the store decides",
+        InFlightPolicy::Wait => "Wait for the first",
+        InFlightPolicy::RetryLater => "In progress, retry later",
+    },
+    in_flight_hint: |p| match p {
+        InFlightPolicy::NoRecord => "Nothing marks an operation as started: a duplicate sent while the first attempt is queued or at work goes on to the store.",
+        InFlightPolicy::Wait => "The first attempt writes an in-progress record. A duplicate that finds it waits until the first is done, then gets the same receipt.",
+        InFlightPolicy::RetryLater => "The first attempt writes an in-progress record. A duplicate that finds it is answered at once: in progress, retry later (409 Conflict).",
+    },
+    in_progress_title: "In-progress records",
+    in_progress_none: "None now.",
+    in_progress_record: |lang, attempt, since, process| {
+        let place = match process {
+            None => "in the durable store".to_string(),
+            Some(p) => format!("in process {p}'s memory"),
+        };
+        format!("held by attempt #{attempt} since {}, {place}", clock_time(lang, since))
+    },
+    met_in_progress: |_, holder, waited| {
+        if waited {
+            format!("found attempt #{holder} in progress and waited for it")
+        } else {
+            format!("found attempt #{holder} in progress: told to retry later")
+        }
+    },
 };
 
 static FA: Texts = Texts {
@@ -806,6 +849,7 @@ static FA: Texts = Texts {
         Outcome::Timeout => "مهلت گذشت",
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
         Outcome::ProcessEnded => "فرایند پایان یافت",
+        Outcome::InProgress => "در جریان",
     },
     store_applied: "امتیاز افزوده شد:",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
@@ -856,6 +900,9 @@ static FA: Texts = Texts {
             "تأییدی نرسید؛ شاید امتیاز ثبت شده باشد، شاید نه. با همان کلید دوباره بفرست.".to_string()
         }
         GrantError::WorkerStopped => "کارگر متوقف شده و کار تازه نمی‌پذیرد.".to_string(),
+        GrantError::InProgress => {
+            "تلاش دیگری با همین کلید هنوز در دست رسیدگی است؛ کمی بعد دوباره بفرست.".to_string()
+        }
         GrantError::PayloadMismatch { stored, rejected } => format!(
             "کلید «{}» روی حساب «{}» پیش‌تر برای {} امتیاز به کار رفته؛ درخواست {} امتیاز با همان کلید رد می‌شود.",
             isolate(&stored.key),
@@ -871,6 +918,7 @@ static FA: Texts = Texts {
         GrantError::Overflow => "سرریز موجودی".to_string(),
         GrantError::Timeout => "مهلت گذشت".to_string(),
         GrantError::WorkerStopped => "کارگر متوقف شده".to_string(),
+        GrantError::InProgress => "در جریان: بعداً دوباره بفرست".to_string(),
         GrantError::PayloadMismatch { stored, .. } => {
             format!("کلید پیش‌تر برای {} امتیاز به کار رفته", stored.points)
         }
@@ -1232,6 +1280,34 @@ static FA: Texts = Texts {
         Invariant::AtMostOnce => "«حداکثر یک بار» را شکست",
         Invariant::GrantedHasReceipt => "«هر اعطا رسید دارد» را شکست",
         Invariant::ReceiptHasGrant => "«پشت هر رسید اعطایی هست» را شکست",
+    },
+    callers: "فراخواننده‌ها و صف",
+    in_flight_label: "تکراریِ در جریان چه می‌گیرد",
+    in_flight_policy: |p| match p {
+        InFlightPolicy::NoRecord => "بی رکورد «در جریان»: مخزن تصمیم می‌گیرد",
+        InFlightPolicy::Wait => "منتظر اولی می‌ماند",
+        InFlightPolicy::RetryLater => "در جریان است، بعداً دوباره",
+    },
+    in_flight_hint: |p| match p {
+        InFlightPolicy::NoRecord => "هیچ چیز آغاز یک عملیات را نشان نمی‌دهد: تکراری‌ای که وقتی تلاش نخست در صف یا در کار است برسد، تا مخزن می‌رود.",
+        InFlightPolicy::Wait => "تلاش نخست رکورد «در جریان» می‌نویسد. تکراری‌ای که آن را ببیند صبر می‌کند تا کار اولی تمام شود، و همان رسید را می‌گیرد.",
+        InFlightPolicy::RetryLater => "تلاش نخست رکورد «در جریان» می‌نویسد. تکراری‌ای که آن را ببیند بی‌درنگ پاسخ می‌گیرد: در جریان است، بعداً دوباره بفرست (۴۰۹ Conflict).",
+    },
+    in_progress_title: "رکوردهای «در جریان»",
+    in_progress_none: "اکنون هیچ.",
+    in_progress_record: |lang, attempt, since, process| {
+        let place = match process {
+            None => "در مخزن ماندگار".to_string(),
+            Some(p) => format!("در حافظهٔ فرایند {}", lang.prose_number(p)),
+        };
+        format!("در دست تلاش {} از {}، {place}", attempt_tag(attempt), clock_time(lang, since))
+    },
+    met_in_progress: |_, holder, waited| {
+        if waited {
+            format!("تلاش {} را در جریان دید و منتظرش ماند", attempt_tag(holder))
+        } else {
+            format!("تلاش {} را در جریان دید: پاسخ گرفت که بعداً دوباره بفرستد", attempt_tag(holder))
+        }
     },
 };
 

@@ -422,6 +422,7 @@ fn every_error() -> Vec<GrantError> {
             stored: receipt(KEY, ACCOUNT, 100, 100),
             rejected: GrantPoints::new(KEY, ACCOUNT, 200),
         },
+        GrantError::InProgress,
     ]
 }
 
@@ -445,12 +446,12 @@ fn every_error_display_message_is_non_empty_and_distinct() {
 }
 
 #[test]
-fn only_timeout_is_retryable() {
+fn only_what_may_go_away_is_retryable() {
     let retryable: Vec<GrantError> = every_error()
         .into_iter()
         .filter(GrantError::is_retryable)
         .collect();
-    assert_eq!(retryable, vec![GrantError::Timeout]);
+    assert_eq!(retryable, vec![GrantError::Timeout, GrantError::InProgress]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,28 +3,10 @@
 
 mod common;
 
-use common::lab_of;
+use common::{idle, lab_of, retry, send};
 use idempotency_lab::lab::{Action, Invariant, Lab, MarkerKind};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
-use idempotency_lab::{CrashPoint, GrantPoints, StoreStep, Table};
-
-fn send(key: &str, points: i32) -> Action {
-    Action::Send {
-        grant: GrantPoints::new(key, "account-7", points),
-        lose_acknowledgement: false,
-    }
-}
-
-fn retry() -> Action {
-    Action::RetrySame {
-        lose_acknowledgement: false,
-    }
-}
-
-fn idle(mut lab: Lab) -> Lab {
-    lab.skip_to_idle().unwrap();
-    lab
-}
+use idempotency_lab::{CrashPoint, StoreStep, Table};
 
 /// Sends order-1042 with `kind` and a crash armed at `point`, lets it crash,
 /// then retries with the same key.

@@ -13,6 +13,8 @@
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000). Histories
 //! are short (at most 30 actions), so a case costs a millisecond or two.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use idempotency_lab::lab::{Action, Invariant, Lab};
@@ -527,18 +529,8 @@ fn check_panel(lab: &Lab) -> Result<Model, TestCaseError> {
     Ok(model)
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     #[test]
     fn one_transaction_never_grants_twice_and_never_loses_a_commit(

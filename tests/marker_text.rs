@@ -5,28 +5,14 @@
 
 mod common;
 
-use common::lab_of;
+use common::{idle, lab_of, retry};
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::{Action, Invariant, Lab, Marker, MarkerKind};
+use idempotency_lab::lab::{Action, Invariant, Marker, MarkerKind};
 use idempotency_lab::sim::{StoreKind, HOUR_MS};
 use idempotency_lab::{CrashPoint, GrantPoints};
 
 fn send(key: &str) -> Action {
-    Action::Send {
-        grant: GrantPoints::new(key, "account-7", 100),
-        lose_acknowledgement: false,
-    }
-}
-
-fn retry() -> Action {
-    Action::RetrySame {
-        lose_acknowledgement: false,
-    }
-}
-
-fn idle(mut lab: Lab) -> Lab {
-    lab.skip_to_idle().unwrap();
-    lab
+    common::send(key, 100)
 }
 
 fn say(lang: Lang, marker: &Marker) -> String {

@@ -6,6 +6,8 @@
 //!
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000).
 
+mod common;
+
 use std::cmp::Ordering;
 
 use idempotency_lab::core::natural_cmp;
@@ -178,16 +180,6 @@ fn leading_zeros_give_a_fixed_order_not_a_tie() {
 // Properties
 // ---------------------------------------------------------------------------------
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 /// Short texts over few characters, digits and zeros weighted up, so that
 /// prefixes, equal numbers and leading zeros come up often.
 fn text() -> impl Strategy<Value = String> {
@@ -208,7 +200,7 @@ fn text_without_digits() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     /// The order is the rule's: digits runs by value, the rest by character, a
     /// tie in value decided by plain order.
@@ -293,7 +285,7 @@ fn ids(receipts: &[GrantResult]) -> Vec<(String, String)> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     /// Keys burst-1..burst-12 applied in any order come back by number, with the
     /// balance each grant made; the first page is the first 5 of that order.

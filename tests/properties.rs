@@ -5,6 +5,8 @@
 //!
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000).
 
+mod common;
+
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -338,18 +340,8 @@ fn run_history(steps: &[Step], in_flight: usize) -> Result<(), TestCaseError> {
     check_state(&store, &model)
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     #[test]
     fn random_histories_through_the_worker_match_the_model((steps, in_flight) in history()) {

@@ -649,18 +649,8 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     #[test]
     fn each_accepted_step_takes_exactly_one_delivery(ops in vec(op(), 0..40)) {

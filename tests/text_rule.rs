@@ -6,6 +6,8 @@
 //!
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000).
 
+mod common;
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -607,16 +609,6 @@ fn no_two_short_texts_over_look_alikes_are_shown_the_same() {
 // Properties
 // ---------------------------------------------------------------------------------
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 /// A character the model knows: look-alikes weighted up.
 fn known_char() -> impl Strategy<Value = char> {
     prop_oneof![
@@ -648,7 +640,7 @@ fn form_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     /// (a) A text with no problem is shown as it is, without a copy.
     #[test]

@@ -6,6 +6,8 @@
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000). Each history
 //! is short and each burst small, so a case costs well under a millisecond or two.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use idempotency_lab::lab::{Action, Lab, Truth};
@@ -369,18 +371,8 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     #[test]
     fn random_histories_keep_the_worlds_promises(actions in history()) {

@@ -20,6 +20,9 @@ pub enum GrantError {
     Timeout,
     /// The worker was shut down before it took this request.
     WorkerStopped,
+    /// Another attempt of this operation is still being handled: try again later
+    /// (409 Conflict in the IETF Idempotency-Key draft).
+    InProgress,
     /// The key was already used for a grant with other points.
     PayloadMismatch {
         stored: GrantResult,
@@ -30,11 +33,12 @@ pub enum GrantError {
 impl GrantError {
     /// Whether sending the very same request again (same key) may succeed.
     ///
-    /// Only a lost acknowledgement is worth retrying: the outcome is unknown, and the
-    /// stored receipt makes the retry safe. Every other error is about the request or
-    /// the worker, and repeating it gives the same error.
+    /// Only what may go away is worth retrying: a lost acknowledgement (the
+    /// outcome is unknown, and the stored receipt makes the retry safe) and an
+    /// operation still in progress. Every other error is about the request or the
+    /// worker, and repeating it gives the same error.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, GrantError::Timeout)
+        matches!(self, GrantError::Timeout | GrantError::InProgress)
     }
 
     /// A short stable name, for logs, tests and `data-` attributes.
@@ -46,6 +50,7 @@ impl GrantError {
             GrantError::Overflow => "overflow",
             GrantError::Timeout => "timeout",
             GrantError::WorkerStopped => "worker-stopped",
+            GrantError::InProgress => "in-progress",
             GrantError::PayloadMismatch { .. } => "payload-mismatch",
         }
     }
@@ -70,6 +75,10 @@ impl fmt::Display for GrantError {
                  so retry with the same key"
             ),
             GrantError::WorkerStopped => write!(f, "the worker has stopped and takes no new work"),
+            GrantError::InProgress => write!(
+                f,
+                "another attempt with this key is still being handled; retry in a moment"
+            ),
             GrantError::PayloadMismatch { stored, rejected } => write!(
                 f,
                 "key {:?} on account {:?} was already used for {} points; \

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, GrantPoints};
+use crate::core::{CrashPoint, GrantPoints, InFlightPolicy};
 use crate::sim::{Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
@@ -79,6 +79,9 @@ pub enum Action {
     /// Move the clock forward at once (an hour, a day, to a time), with
     /// everything due on the way happening in order.
     MoveClock { ms: u64 },
+    /// Whether in-progress records are kept, and what a duplicate that finds one
+    /// is given: it waits for the first attempt, or is told to retry later.
+    SetInFlight { policy: InFlightPolicy },
 }
 
 impl Action {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::core::{CrashPoint, GrantPoints};
+use crate::core::{CrashPoint, GrantPoints, InFlightPolicy};
 use crate::sim::{
     AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World, HOUR_MS,
     MAX_PROCESSES,
@@ -232,6 +232,7 @@ impl LabState {
             }
             Action::SetLedgerCheck { on } => self.world.set_ledger_check(*on),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
+            Action::SetInFlight { policy } => self.world.set_in_flight(*policy),
         }
         self.fold.catch_up(&self.world.events());
         Ok(())
@@ -423,6 +424,9 @@ impl LabState {
     }
     pub fn ledger_check(&self) -> bool {
         self.world.ledger_check()
+    }
+    pub fn in_flight_policy(&self) -> InFlightPolicy {
+        self.world.in_flight()
     }
     pub fn paused(&self) -> bool {
         self.world.paused()

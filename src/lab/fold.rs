@@ -11,7 +11,8 @@ use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
 use super::timeline::{
-    Attempt, AttemptRow, DurableWrites, Handling, Marker, MarkerKind, Origin, RegrantCause,
+    Attempt, AttemptRow, DurableWrites, Handling, Marker, MarkerKind, MetInProgress, Origin,
+    RegrantCause,
 };
 
 /// One process's line: its queue, the producers waiting for room, the delivery
@@ -111,6 +112,9 @@ pub(super) struct Tracked {
     /// added, and why the store did not know.
     pub regranted: Option<(AttemptId, ProcessNumber, RegrantCause)>,
     pub crashed_at: Option<CrashPoint>,
+    pub met_in_progress: Option<MetInProgress>,
+    /// Whether its delivery reached a queue.
+    pub queued: bool,
 }
 
 impl Fold {
@@ -156,6 +160,8 @@ impl Fold {
             durable: false,
             regranted: None,
             crashed_at: None,
+            met_in_progress: None,
+            queued: false,
         });
     }
 
@@ -291,6 +297,7 @@ impl Fold {
                 }
             }
             Happening::Queued { attempt } => {
+                self.tracked(*attempt).queued = true;
                 if let Some(line) = self.line_of(*attempt) {
                     remove(&mut line.waiting, *attempt);
                     line.queue.push_back(*attempt);
@@ -382,6 +389,19 @@ impl Fold {
                 self.expired.insert((account_id.clone(), key.clone()));
                 self.mark_expired(event.at, account_id, key, *retention);
             }
+            Happening::InProgress {
+                attempt,
+                holder,
+                waits,
+            } => {
+                let tracked = self.tracked(*attempt);
+                tracked.met_in_progress = Some(MetInProgress {
+                    holder: *holder,
+                    waited: *waits,
+                });
+                // Told to retry later, it never reaches the queue.
+                tracked.never_handled = !*waits;
+            }
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }
@@ -391,8 +411,12 @@ impl Fold {
                 acknowledgement_lost,
                 balance,
             } => {
+                // (A duplicate that waited for the first is answered from the
+                // store without passing through the consumer's hands.)
                 if let Some(line) = self.line_of(*attempt) {
-                    line.in_hand = None;
+                    if line.in_hand == Some(*attempt) {
+                        line.in_hand = None;
+                    }
                 }
                 self.last_handled = Some(*attempt);
                 let tracked = self.tracked(*attempt);
@@ -426,8 +450,12 @@ impl Fold {
                 let gave_up = self
                     .line_of(*attempt)
                     .is_some_and(|line| remove(&mut line.waiting, *attempt));
-                if gave_up {
-                    self.tracked(*attempt).never_handled = true;
+                // So does one that gives up waiting for another attempt's record.
+                let tracked = self.tracked(*attempt);
+                let gave_up_waiting =
+                    !tracked.queued && tracked.met_in_progress.is_some_and(|m| m.waited);
+                if gave_up || gave_up_waiting {
+                    tracked.never_handled = true;
                 }
                 self.answer(*attempt, event.at, Err(GrantError::Timeout), *balance);
             }
@@ -511,6 +539,7 @@ impl Fold {
             handled_before_answer: tracked.handled.is_some(),
             never_handled: tracked.never_handled,
             crashed_at: tracked.crashed_at,
+            met_in_progress: tracked.met_in_progress,
         };
         self.timeline.push(row);
     }

@@ -119,6 +119,9 @@ pub enum Outcome {
     TimeoutApplied,
     /// The process ended before answering: the caller got an error.
     ProcessEnded,
+    /// Another attempt of the operation was in progress: the caller was told to
+    /// retry later, and the store never saw this one.
+    InProgress,
 }
 
 impl Outcome {
@@ -131,6 +134,7 @@ impl Outcome {
             Outcome::Timeout => "timeout",
             Outcome::TimeoutApplied => "timeout-applied",
             Outcome::ProcessEnded => "process-ended",
+            Outcome::InProgress => "in-progress",
         }
     }
 }
@@ -188,6 +192,16 @@ pub struct AttemptRow {
     pub never_handled: bool,
     /// Its process crashed at this point while handling it.
     pub crashed_at: Option<CrashPoint>,
+    /// It found its operation's in-progress record held by another attempt.
+    pub met_in_progress: Option<MetInProgress>,
+}
+
+/// A duplicate found its operation in progress: which attempt held the record,
+/// and whether this one waited for it or was told to retry later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MetInProgress {
+    pub holder: AttemptId,
+    pub waited: bool,
 }
 
 impl AttemptRow {
@@ -199,6 +213,7 @@ impl AttemptRow {
             Err(GrantError::Timeout) if applied => Outcome::TimeoutApplied,
             Err(GrantError::Timeout) => Outcome::Timeout,
             Err(GrantError::WorkerStopped) => Outcome::ProcessEnded,
+            Err(GrantError::InProgress) => Outcome::InProgress,
             Err(_) => Outcome::Rejected,
         }
     }

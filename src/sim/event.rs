@@ -99,6 +99,13 @@ pub enum Happening {
     ClockMoved {
         from: Millis,
     },
+    /// The attempt found its operation's in-progress record held by `holder`:
+    /// it waits for the release (`waits`), or its caller is told to retry later.
+    InProgress {
+        attempt: AttemptId,
+        holder: AttemptId,
+        waits: bool,
+    },
     /// The naive worker beside (which treats every delivery as new) applied its copy
     /// of the attempt; the account's balance on that side is now `balance`.
     NaiveHandled {
@@ -120,6 +127,7 @@ impl Happening {
             | Happening::TimedOut { attempt, .. }
             | Happening::NaiveHandled { attempt, .. }
             | Happening::Crashed { attempt, .. }
+            | Happening::InProgress { attempt, .. }
             | Happening::Store { attempt, .. } => Some(*attempt),
             Happening::ProcessEnded { .. }
             | Happening::ProcessStarted { .. }

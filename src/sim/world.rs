@@ -17,8 +17,9 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
 use crate::core::{
-    CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore, Pace,
-    PointStore, PointWorker, StoreOutcome, StoreStep, WorkerHooks,
+    Claimed, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
+    Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Pace, PointStore, PointWorker,
+    StoreOutcome, StoreStep, WorkerHooks,
 };
 
 use super::clock::{Clock, Millis};
@@ -64,6 +65,11 @@ struct Shared {
     crash_point: Cell<Option<CrashPoint>>,
     /// Processes that crashed and wait for the world to restart them.
     crashed: RefCell<Vec<ProcessNumber>>,
+    /// What a duplicate that finds its operation in progress is given, and
+    /// whether records are kept at all.
+    in_flight: Cell<InFlightPolicy>,
+    /// The durable store's in-progress records, shared by every process.
+    durable_claims: InProgressRecords,
 }
 
 /// What a caller needs of a running process.
@@ -71,6 +77,10 @@ struct Shared {
 struct Running {
     number: ProcessNumber,
     memory: PointStore,
+    /// The in-progress records kept in this process's memory.
+    claims: InProgressRecords,
+    /// Closed when the process ends: a call waiting in it hears so at once.
+    ended: async_channel::Receiver<()>,
     worker: Rc<PointWorker<Observed>>,
     naive: Rc<PointWorker<Observed>>,
 }
@@ -100,6 +110,29 @@ impl Shared {
         }
     }
 
+    /// The table of in-progress records a call to `running` checks, if records
+    /// are kept: the durable store's when it is in use, else the process's memory.
+    fn claims_for(&self, running: &Running) -> Option<InProgressRecords> {
+        match self.in_flight.get() {
+            InFlightPolicy::NoRecord => None,
+            _ if self.store_kind.get().is_durable() => Some(self.durable_claims.clone()),
+            _ => Some(running.claims.clone()),
+        }
+    }
+
+    /// The stored receipt for `grant`'s operation in the store `memory`'s process
+    /// uses now, if it holds one for the same points (other points are for the
+    /// store to refuse).
+    fn receipt_in(&self, memory: &PointStore, grant: &GrantPoints) -> Option<GrantResult> {
+        let (account, key) = (&grant.account_id, &grant.key);
+        let stored = if self.store_kind.get().is_durable() {
+            self.durable.receipt(account, key)
+        } else {
+            memory.receipt(account, key)
+        };
+        stored.filter(|r| r.points == grant.points)
+    }
+
     fn report(&self, what: Happening) {
         self.log.borrow_mut().push(Event {
             at: self.clock.now(),
@@ -114,6 +147,8 @@ struct Observed {
     shared: Rc<Shared>,
     /// The process's own memory store.
     store: PointStore,
+    /// The process's own in-progress records.
+    claims: InProgressRecords,
     process: ProcessNumber,
     /// The naive side reports only what it did to its balance.
     naive: bool,
@@ -133,6 +168,8 @@ impl WorkerHooks for Observed {
 
     fn queued(&self, attempt: &AttemptId) {
         if !self.naive {
+            self.claims.mark_queued(*attempt);
+            self.shared.durable_claims.mark_queued(*attempt);
             self.shared.report(Happening::Queued { attempt: *attempt });
         }
     }
@@ -192,6 +229,11 @@ impl WorkerHooks for Observed {
             // nothing changed there, so there is nothing to report.
             return;
         }
+        if !self.naive {
+            // The store has dealt with it: a duplicate may now ask the store.
+            self.claims.release(grant, *attempt, false);
+            self.shared.durable_claims.release(grant, *attempt, false);
+        }
         let balance = if self.naive {
             self.store.balance(&grant.account_id)
         } else {
@@ -217,6 +259,7 @@ impl WorkerHooks for Observed {
 /// One side of a process: a store and the worker in front of it.
 struct Side {
     store: PointStore,
+    claims: InProgressRecords,
     worker: Rc<PointWorker<Observed>>,
     consumer: AbortHandle,
     gate: Gate,
@@ -260,12 +303,14 @@ impl Side {
         naive: bool,
     ) -> Self {
         let store = PointStore::new();
+        let claims = InProgressRecords::new();
         // A process started while paused starts held.
         let gate = Gate::default();
         gate.set_closed(shared.paused.get());
         let hooks = Observed {
             shared: Rc::clone(shared),
             store: store.clone(),
+            claims: claims.clone(),
             process,
             naive,
             gate: gate.clone(),
@@ -278,6 +323,7 @@ impl Side {
         let (worker, consumer) = spawn_worker(switched, hooks, spawner);
         Side {
             store,
+            claims,
             worker: Rc::new(worker),
             consumer,
             gate,
@@ -306,6 +352,8 @@ struct Process {
     number: ProcessNumber,
     idempotent: Side,
     naive: Side,
+    /// Never sent on: closed when the process ends.
+    alive: async_channel::Sender<()>,
 }
 
 impl Process {
@@ -316,14 +364,18 @@ impl Process {
         shared: &Rc<Shared>,
         spawner: &LocalSpawner,
     ) -> Self {
+        let (alive, ended) = async_channel::bounded(1);
         let process = Process {
             number,
             idempotent: Side::start(shared, spawner, number, false),
             naive: Side::start(shared, spawner, number, true),
+            alive,
         };
         let running = Running {
             number,
             memory: process.idempotent.store.clone(),
+            claims: process.idempotent.claims.clone(),
+            ended,
             worker: Rc::clone(&process.idempotent.worker),
             naive: Rc::clone(&process.naive.worker),
         };
@@ -337,9 +389,15 @@ impl Process {
         process
     }
 
-    fn stop(&self) {
+    /// Ends the process: its consumers stop, and the in-progress records its
+    /// attempts held lapse, in its memory and in the durable store, waking any
+    /// duplicate that waits on one.
+    fn stop(&self, shared: &Shared) {
         self.idempotent.consumer.abort();
         self.naive.consumer.abort();
+        self.alive.close();
+        self.idempotent.claims.release_process(self.number);
+        shared.durable_claims.release_process(self.number);
     }
 }
 
@@ -420,6 +478,8 @@ impl World {
             routed: 0.into(),
             crash_point: None.into(),
             crashed: RefCell::default(),
+            in_flight: InFlightPolicy::default().into(),
+            durable_claims: InProgressRecords::new(),
         });
         let process = Process::start(1, 1, &shared, &spawner);
         let mut world = World {
@@ -491,7 +551,7 @@ impl World {
     fn replace(&mut self, slot: Slot) {
         let index = usize::from(slot) - 1;
         let ended = self.processes[index].number;
-        self.processes[index].stop();
+        self.processes[index].stop(&self.shared);
         self.shared
             .report(Happening::ProcessEnded { process: ended });
         // The new process is up before the old one's callers hear of its end, so
@@ -526,7 +586,7 @@ impl World {
         }
         while self.processes.len() > count {
             let gone = self.processes.pop().expect("more than one process");
-            gone.stop();
+            gone.stop(&self.shared);
             self.shared.running.borrow_mut().pop();
             self.shared.report(Happening::ProcessEnded {
                 process: gone.number,
@@ -683,6 +743,30 @@ impl World {
         self.shared.crash_point.get()
     }
 
+    /// What a duplicate that finds its operation in progress is given, from the
+    /// next call on (records already held stay until released).
+    pub fn set_in_flight(&mut self, policy: InFlightPolicy) {
+        self.shared.in_flight.set(policy);
+    }
+
+    pub fn in_flight(&self) -> InFlightPolicy {
+        self.shared.in_flight.get()
+    }
+
+    /// Every in-progress record now: the durable store's (`true`), then each
+    /// running process's memory's, by slot.
+    pub fn in_progress_records(&self) -> Vec<(InProgressRecord, bool)> {
+        let durable = self.shared.durable_claims.records().into_iter();
+        let memory = self
+            .processes
+            .iter()
+            .flat_map(|p| p.idempotent.claims.records());
+        durable
+            .map(|r| (r, true))
+            .chain(memory.map(|r| (r, false)))
+            .collect()
+    }
+
     pub fn set_routing(&mut self, routing: Routing) {
         self.shared.routing.set(routing);
     }
@@ -813,7 +897,27 @@ async fn call(
         }
     });
     let account = grant.account_id.clone();
+    let claims = shared.claims_for(&running);
+    let claimed = grant.clone();
     let answer = async {
+        if let Some(claims) = &claims {
+            let waited = wait_for_claim(&shared, claims, &claimed, attempt, &running).await?;
+            // The first attempt is done: its receipt is the answer, read from the
+            // store with no second pass through the queue and the work.
+            let stored = waited
+                .then(|| shared.receipt_in(&running.memory, &claimed))
+                .flatten();
+            if let Some(receipt) = stored {
+                claims.release(&claimed, attempt, false);
+                shared.report(Happening::Handled {
+                    attempt,
+                    store: Ok(StoreOutcome::Replayed(receipt.clone())),
+                    acknowledgement_lost: false,
+                    balance: shared.balance_in(&running.memory, &claimed.account_id),
+                });
+                return Ok(receipt);
+            }
+        }
         match running
             .worker
             .process_tagged(attempt, grant, lose_acknowledgement)
@@ -834,13 +938,26 @@ async fn call(
         }
     };
     let heard = async {
-        match select(pin!(answer), pin!(deadline)).await {
-            Either::Left((answer, _)) => Happening::Answered {
+        let heard = match select(pin!(answer), pin!(deadline)).await {
+            Either::Left((answer, _)) => Some(answer),
+            Either::Right(_) => None,
+        };
+        // A call that ends before its delivery was queued (its caller gave up)
+        // takes its claim back with it; once queued, only the store's answer or
+        // the end of the process releases it. A call that hears its process
+        // ended lets go too: it may have claimed after the process's records
+        // were released, on its way to a queue that was being torn down.
+        if let Some(claims) = &claims {
+            let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
+            claims.release(&claimed, attempt, !ended);
+        }
+        match heard {
+            Some(answer) => Happening::Answered {
                 attempt,
                 answer,
                 balance: shared.balance_in(&running.memory, &account),
             },
-            Either::Right(_) => Happening::TimedOut {
+            None => Happening::TimedOut {
                 attempt,
                 balance: shared.balance_in(&running.memory, &account),
             },
@@ -858,4 +975,49 @@ async fn call(
         Either::Right((never, _)) => match never {},
     };
     shared.report(what);
+}
+
+/// Claims the operation's in-progress record for `attempt`. A duplicate that
+/// finds it held says so, then either waits for the release and claims it in
+/// turn, or is told at once to retry later. `Ok(true)` when it waited.
+async fn wait_for_claim(
+    shared: &Shared,
+    claims: &InProgressRecords,
+    grant: &GrantPoints,
+    attempt: AttemptId,
+    running: &Running,
+) -> Result<bool, GrantError> {
+    // The policy in force when the call was made holds for it: a duplicate
+    // already waiting keeps waiting if the setting changes meanwhile.
+    let waits = shared.in_flight.get() == InFlightPolicy::Wait;
+    let mut told = false;
+    loop {
+        // A call whose process has ended is answered as the process's end answers it.
+        if running.ended.is_closed() {
+            return Err(GrantError::WorkerStopped);
+        }
+        let holder = Holder {
+            attempt,
+            process: running.number,
+            since: shared.clock.now(),
+        };
+        let (holder, released) = match claims.claim(grant, holder) {
+            Claimed::Mine => return Ok(told),
+            Claimed::Held { holder, released } => (holder, released),
+        };
+        if !told {
+            shared.report(Happening::InProgress {
+                attempt,
+                holder: holder.attempt,
+                waits,
+            });
+            told = true;
+        }
+        if !waits {
+            return Err(GrantError::InProgress);
+        }
+        // Sent or dropped, the holder has let go: look again. If this call's own
+        // process ends first, it looks again too, and finds that out.
+        let _ = select(released, pin!(running.ended.recv())).await;
+    }
 }

@@ -1,6 +1,7 @@
 //! The Leptos page: renders the lab's state and turns clicks into actions.
 //! No business rule lives here; it all sits in `core` and `lab`.
 
+mod callers_view;
 mod chart_view;
 mod controller;
 mod invariant_view;
@@ -20,6 +21,7 @@ use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab
 
 pub use controller::{Controller, Notice, Replacement, Speed};
 
+use callers_view::CallersView;
 use chart_view::ChartView;
 use invariant_view::InvariantView;
 use queue_view::QueueView;
@@ -236,6 +238,7 @@ pub fn App(
                     <RequestForm ctl=ctl />
                     <WorldView ctl=ctl />
                     <StorageView ctl=ctl />
+                    <CallersView ctl=ctl />
                     <QueueView ctl=ctl />
                     <ShareView ctl=ctl />
                     <StoreView ctl=ctl />

@@ -24,7 +24,7 @@ const MARKERS_PER_GAP: usize = 8;
 /// One row of the timeline's table.
 #[derive(Clone, PartialEq)]
 enum Item {
-    Attempt(AttemptRow, RowNotes),
+    Attempt(Box<AttemptRow>, RowNotes),
     Marker(Marker),
     /// Markers between two rows beyond [`MARKERS_PER_GAP`].
     More(usize),
@@ -176,7 +176,7 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                                 key=|(key, _)| key.clone()
                                 children=|(Key(_, lang, _), item)| match item {
                                     Item::Attempt(row, notes) => {
-                                        view! { <TimelineRow row=row notes=notes lang=lang /> }.into_any()
+                                        view! { <TimelineRow row=*row notes=notes lang=lang /> }.into_any()
                                     }
                                     Item::Marker(marker) => {
                                         view! { <MarkerRow marker=marker lang=lang /> }.into_any()
@@ -227,7 +227,7 @@ fn page_items(state: &LabState, range: std::ops::Range<usize>) -> Vec<(Which, It
                 crashed: row.crashed_at.is_some(),
                 notes,
             };
-            items.push((which, Item::Attempt(row.clone(), notes)));
+            items.push((which, Item::Attempt(Box::new(row.clone()), notes)));
         }
     }
     items
@@ -369,6 +369,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             None
         }
     });
+    // It found another attempt of the operation in progress.
+    let met = row
+        .met_in_progress
+        .map(|m| (t.met_in_progress)(lang, m.holder, m.waited));
     // How the durable store made the writes: one commit, or two in some order.
     let writes = row
         .handled
@@ -415,6 +419,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             data-crashed=row.crashed_at.map(|p| p.code())
             data-conflict=row.handled.as_ref().is_some_and(|h| h.conflict).then_some("true")
             data-by-ledger=row.handled.as_ref().is_some_and(|h| h.by_ledger).then_some("true")
+            data-met-in-progress=row.met_in_progress.map(|m| m.holder)
             data-broke=broke_codes
             class=format!("row {}", outcome.code())
         >
@@ -445,6 +450,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                     {store_number.map(|n| view! { " " <bdi dir="ltr">{n}</bdi> })}
                 </span>
                 {store_when.map(|w| view! { <span class="detail when">{w}</span> })}
+                {met.map(|m| view! { <span class="detail met">{m}</span> })}
                 {how_known.map(|k| view! { <span class="detail known">{k}</span> })}
                 {writes.map(|w| view! { <span class="detail writes" data-writes=w.1>{w.0}</span> })}
                 {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
@@ -480,5 +486,6 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::Timeout => "◷",
         Outcome::TimeoutApplied => "⚠",
         Outcome::ProcessEnded => "⊘",
+        Outcome::InProgress => "⋯",
     }
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::GrantPoints;
 
 /// A lab that has carried out `actions`, each of which must be accepted.
 pub fn lab_of(actions: &[Action]) -> Lab {
@@ -17,4 +18,37 @@ pub fn lab_of(actions: &[Action]) -> Lab {
 /// The world's whole event log, as text to compare.
 pub fn event_log(lab: &Lab) -> String {
     serde_json::to_string(&*lab.state().world().events()).unwrap()
+}
+
+/// Property tests run `PROPTEST_CASES` cases (10,000 unless set).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn proptest_config() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(10_000),
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// A person's Send of `key` for `points` to account-7, acknowledged.
+pub fn send(key: &str, points: i32) -> Action {
+    Action::Send {
+        grant: GrantPoints::new(key, "account-7", points),
+        lose_acknowledgement: false,
+    }
+}
+
+/// Retry (same key), acknowledged.
+pub fn retry() -> Action {
+    Action::RetrySame {
+        lose_acknowledgement: false,
+    }
+}
+
+/// The lab after everything due has happened.
+pub fn idle(mut lab: Lab) -> Lab {
+    lab.skip_to_idle().unwrap();
+    lab
 }
