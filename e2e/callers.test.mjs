@@ -15,7 +15,7 @@ const row = (page, n) => rows(page).nth(n - 1);
 const attemptRow = (page, n) => page.locator(`[data-testid="timeline-row"][data-attempt="${n}"]`);
 const choose = (page, label, option) => field(page, label).selectOption({ label: option });
 const optionTexts = (locator) => locator.locator('option').evaluateAll((os) => os.map((o) => o.textContent.trim()));
-const text = async (locator) => (await locator.textContent()).replace(/\s+/g, ' ').trim();
+const text = async (locator) => (await locator.textContent()).replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
 
 /** Slow work and a stopped clock, then Send and at once Retry (same key). */
 async function duplicateInFlight(page, policy) {
@@ -94,4 +94,31 @@ test('in Persian: the select, the record and the row say it in Persian', () =>
     assert.match(await text(page.getByTestId('in-progress-record')), /در دست تلاش/);
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'in-progress');
     assert.match(await text(row(page, 1)), /در جریان/);
+  }));
+
+test('idempotent by nature: Set language to English twice changes nothing the second time, with no key', () =>
+  withLab({}, async (page) => {
+    const setEnglish = button(page, 'Set language to English');
+    await setEnglish.click();
+    await setEnglish.click();
+    const markers = page.locator('[data-testid="timeline-marker"][data-event="language-set"]');
+    assert.equal(await markers.count(), 2);
+    assert.equal(await markers.nth(0).getAttribute('data-changed'), 'true');
+    assert.equal(await markers.nth(1).getAttribute('data-changed'), 'false');
+    assert.match(await text(markers.nth(1)), /account-7's preferred language set to English again: it already was, so nothing changed/);
+    assert.match(await text(markers.nth(1)), /adding 100 points twice adds 200/);
+    // No attempt, no key, no points.
+    assert.equal(await rows(page).count(), 0);
+    assert.equal(await page.locator('[data-testid^="balance-account-7"]').count(), 0);
+    // By keyboard, and to another language: that one changes it.
+    await button(page, 'Set language to Persian').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await markers.count(), 3);
+    assert.equal(await markers.nth(2).getAttribute('data-changed'), 'true');
+    assert.match(await text(markers.nth(2)), /set to Persian \(it was English\)/);
+    // Without an account there is nothing to set: a message, and no new row.
+    await field(page, 'Account').fill(' ');
+    await setEnglish.click();
+    assert.match(await text(page.getByTestId('notice')), /./);
+    assert.equal(await markers.count(), 3);
   }));

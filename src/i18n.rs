@@ -1,7 +1,7 @@
 //! Every piece of UI text, in English and Persian. Kept out of the views so a
 //! missing translation is a compile error (each language fills the same struct).
 
-use crate::core::{CrashPoint, GrantError, InFlightPolicy};
+use crate::core::{CrashPoint, GrantError, InFlightPolicy, Language};
 use crate::lab::{
     FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
     MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
@@ -383,6 +383,9 @@ pub struct Texts {
     pub in_progress_record: fn(Lang, AttemptId, Millis, Option<u32>) -> String,
     /// A row's note: it found attempt #N in progress, and waited or was told to retry.
     pub met_in_progress: fn(Lang, AttemptId, bool) -> String,
+    /// The buttons that set the account's preferred language.
+    pub set_language: fn(Language) -> &'static str,
+    pub set_language_hint: &'static str,
 }
 
 static EN: Texts = Texts {
@@ -519,6 +522,7 @@ static EN: Texts = Texts {
             "The clock moves forward 1 ms to a year ({} ms) at a time, not {ms} ms. Nothing changed.",
             crate::lab::MAX_CLOCK_MOVE_MS
         ),
+        LabError::NoAccount => "Say which account: the Account field is empty. Nothing changed.".to_string(),
         LabError::Processes(n) => format!(
             "Processes: must be 1 or {}, not {n}. Nothing changed.",
             crate::sim::MAX_PROCESSES
@@ -791,6 +795,11 @@ static EN: Texts = Texts {
             format!("found attempt #{holder} in progress: told to retry later")
         }
     },
+    set_language: |l| match l {
+        Language::English => "Set language to English",
+        Language::Persian => "Set language to Persian",
+    },
+    set_language_hint: "Idempotent by nature: setting a value twice leaves it as once, with no key.",
 };
 
 static FA: Texts = Texts {
@@ -978,6 +987,7 @@ static FA: Texts = Texts {
             fa(crate::lab::MAX_CLOCK_MOVE_MS),
             fa(ms)
         ),
+        LabError::NoAccount => "بگو کدام حساب: خانهٔ حساب خالی است. چیزی تغییر نکرد.".to_string(),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     dismiss: "بستن",
@@ -1309,6 +1319,11 @@ static FA: Texts = Texts {
             format!("تلاش {} را در جریان دید: پاسخ گرفت که بعداً دوباره بفرستد", attempt_tag(holder))
         }
     },
+    set_language: |l| match l {
+        Language::English => "زبان را انگلیسی کن",
+        Language::Persian => "زبان را فارسی کن",
+    },
+    set_language_hint: "ذاتاً idempotent است: دو بار گذاشتن یک مقدار همان یک بار است، بی هیچ کلیدی.",
 };
 
 // The promises panel and the timeline's marker rows.
@@ -1490,6 +1505,30 @@ fn marker_text_en(_: Lang, marker: &Marker) -> String {
             "Clock moved forward by {}.",
             span_en(marker.at.saturating_sub(*from))
         ),
+        MarkerKind::LanguageSet {
+            account_id,
+            language,
+            previous,
+        } => {
+            let account = isolate(account_id);
+            let name = |l: Language| match l {
+                Language::English => "English",
+                Language::Persian => "Persian",
+            };
+            match previous {
+                Some(p) if p == language => format!(
+                    "{account}'s preferred language set to {} again: it already was, so nothing changed. \
+                     Setting a value twice is the same as once, with no key; adding 100 points twice adds 200.",
+                    name(*language)
+                ),
+                Some(p) => format!(
+                    "{account}'s preferred language set to {} (it was {}).",
+                    name(*language),
+                    name(*p)
+                ),
+                None => format!("{account}'s preferred language set to {}.", name(*language)),
+            }
+        }
     }
 }
 
@@ -1572,6 +1611,30 @@ fn marker_text_fa(lang: Lang, marker: &Marker) -> String {
         }
         MarkerKind::Clock { from } => {
             format!("ساعت {} جلو رفت.", span_fa(marker.at.saturating_sub(*from)))
+        }
+        MarkerKind::LanguageSet {
+            account_id,
+            language,
+            previous,
+        } => {
+            let account = isolate(account_id);
+            let name = |l: Language| match l {
+                Language::English => "انگلیسی",
+                Language::Persian => "فارسی",
+            };
+            match previous {
+                Some(p) if p == language => format!(
+                    "زبان دلخواه {account} دوباره {} شد: از پیش همین بود، پس چیزی تغییر نکرد. \
+                     دو بار گذاشتن یک مقدار همان یک بار است، بی هیچ کلیدی؛ دو بار افزودن ۱۰۰ امتیاز ۲۰۰ می‌افزاید.",
+                    name(*language)
+                ),
+                Some(p) => format!(
+                    "زبان دلخواه {account} {} شد (پیش‌تر {} بود).",
+                    name(*language),
+                    name(*p)
+                ),
+                None => format!("زبان دلخواه {account} {} شد.", name(*language)),
+            }
         }
     }
 }

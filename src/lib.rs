@@ -12,6 +12,6 @@ pub mod ui;
 
 pub use crate::core::{
     deliver, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
-    InFlightPolicy, InProgressRecord, InProgressRecords, Pace, PointStore, PointWorker,
-    StoreOutcome, StoreStep, Table, Unpaced, WriteOrder,
+    InFlightPolicy, InProgressRecord, InProgressRecords, Language, LanguageSet, Pace, PointStore,
+    PointWorker, StoreOutcome, StoreStep, Table, Unpaced, WriteOrder,
 };

@@ -6,6 +6,7 @@ mod error;
 mod grant;
 mod in_progress;
 mod pace;
+mod profile;
 mod store;
 mod worker;
 
@@ -15,5 +16,6 @@ pub use error::GrantError;
 pub use grant::{GrantPoints, GrantResult};
 pub use in_progress::{Claimed, Holder, InFlightPolicy, InProgressRecord, InProgressRecords};
 pub use pace::{CrashPoint, GrantStore, Pace, StoreStep, Table, Unpaced};
+pub use profile::{Language, LanguageSet, Profiles};
 pub use store::{natural_cmp, PointStore, StoreOutcome};
 pub use worker::{PointWorker, Unobserved, WorkerHooks};

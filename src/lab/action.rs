@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, GrantPoints, InFlightPolicy};
+use crate::core::{CrashPoint, GrantPoints, InFlightPolicy, Language};
 use crate::sim::{Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
@@ -82,6 +82,11 @@ pub enum Action {
     /// Whether in-progress records are kept, and what a duplicate that finds one
     /// is given: it waits for the first attempt, or is told to retry later.
     SetInFlight { policy: InFlightPolicy },
+    /// Set an account's preferred language: idempotent by nature, no key needed.
+    SetPreferredLanguage {
+        account_id: String,
+        language: Language,
+    },
 }
 
 impl Action {
@@ -100,7 +105,8 @@ impl Action {
             Action::Send { grant, .. } => vec![grant.account_id.as_str(), grant.key.as_str()],
             Action::Burst { account_id, .. }
             | Action::Stress { account_id, .. }
-            | Action::CheckBalance { account_id } => vec![account_id.as_str()],
+            | Action::CheckBalance { account_id }
+            | Action::SetPreferredLanguage { account_id, .. } => vec![account_id.as_str()],
             _ => Vec::new(),
         }
     }

@@ -63,6 +63,8 @@ pub enum LabError {
     Retention(u32),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
+    /// A preference set for an account that is empty or only spaces.
+    NoAccount,
 }
 
 impl fmt::Display for LabError {
@@ -120,6 +122,7 @@ impl fmt::Display for LabError {
                 f,
                 "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
+            LabError::NoAccount => write!(f, "say which account the preference is for"),
         }
     }
 }
@@ -233,6 +236,10 @@ impl LabState {
             Action::SetLedgerCheck { on } => self.world.set_ledger_check(*on),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
             Action::SetInFlight { policy } => self.world.set_in_flight(*policy),
+            Action::SetPreferredLanguage {
+                account_id,
+                language,
+            } => self.world.set_language(account_id, *language),
         }
         self.fold.catch_up(&self.world.events());
         Ok(())
@@ -274,6 +281,9 @@ impl LabState {
             }
             Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
                 Err(LabError::ClockMove(ms))
+            }
+            Action::SetPreferredLanguage { ref account_id, .. } if account_id.trim().is_empty() => {
+                Err(LabError::NoAccount)
             }
             _ => Ok(()),
         }

@@ -402,6 +402,18 @@ impl Fold {
                 // Told to retry later, it never reaches the queue.
                 tracked.never_handled = !*waits;
             }
+            Happening::LanguageSet {
+                account_id,
+                language,
+                previous,
+            } => self.mark(
+                event.at,
+                MarkerKind::LanguageSet {
+                    account_id: account_id.clone(),
+                    language: *language,
+                    previous: *previous,
+                },
+            ),
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, StoreOutcome, StoreStep};
+use crate::core::{
+    CrashPoint, GrantError, GrantPoints, GrantResult, Language, StoreOutcome, StoreStep,
+};
 use crate::sim::{AttemptId, Millis, ProcessNumber, Slot};
 
 /// How an attempt came to be, so the timeline can say "retry" where it was one.
@@ -314,6 +316,13 @@ pub enum MarkerKind {
     },
     /// Someone moved the clock forward from `from` to the marker's time.
     Clock { from: Millis },
+    /// An account's preferred language was set; `previous` is what it was, so
+    /// a repeat shows that nothing changed.
+    LanguageSet {
+        account_id: String,
+        language: Language,
+        previous: Option<Language>,
+    },
 }
 
 impl MarkerKind {
@@ -327,6 +336,18 @@ impl MarkerKind {
             MarkerKind::CommitConflict { .. } => "commit-conflict",
             MarkerKind::Expired { .. } => "expired",
             MarkerKind::Clock { .. } => "clock",
+            MarkerKind::LanguageSet { .. } => "language-set",
+        }
+    }
+
+    /// For a marker of an operation that may change nothing: whether it changed
+    /// anything.
+    pub fn changed(&self) -> Option<bool> {
+        match self {
+            MarkerKind::LanguageSet {
+                language, previous, ..
+            } => Some(*previous != Some(*language)),
+            _ => None,
         }
     }
 }

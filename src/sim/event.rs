@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, StoreOutcome, StoreStep};
+use crate::core::{
+    CrashPoint, GrantError, GrantPoints, GrantResult, Language, StoreOutcome, StoreStep,
+};
 
 use super::clock::Millis;
 use super::settings::Slot;
@@ -106,6 +108,12 @@ pub enum Happening {
         holder: AttemptId,
         waits: bool,
     },
+    /// An account's preferred language was set; `previous` is what it was.
+    LanguageSet {
+        account_id: String,
+        language: Language,
+        previous: Option<Language>,
+    },
     /// The naive worker beside (which treats every delivery as new) applied its copy
     /// of the attempt; the account's balance on that side is now `balance`.
     NaiveHandled {
@@ -132,7 +140,8 @@ impl Happening {
             Happening::ProcessEnded { .. }
             | Happening::ProcessStarted { .. }
             | Happening::Expired { .. }
-            | Happening::ClockMoved { .. } => None,
+            | Happening::ClockMoved { .. }
+            | Happening::LanguageSet { .. } => None,
         }
     }
 }

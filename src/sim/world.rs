@@ -18,8 +18,8 @@ use futures::task::LocalSpawnExt;
 
 use crate::core::{
     Claimed, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
-    Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Pace, PointStore, PointWorker,
-    StoreOutcome, StoreStep, WorkerHooks,
+    Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Language, Pace, PointStore,
+    PointWorker, Profiles, StoreOutcome, StoreStep, WorkerHooks,
 };
 
 use super::clock::{Clock, Millis};
@@ -70,6 +70,8 @@ struct Shared {
     in_flight: Cell<InFlightPolicy>,
     /// The durable store's in-progress records, shared by every process.
     durable_claims: InProgressRecords,
+    /// Accounts' preferences, kept durably beside the balances.
+    profiles: Profiles,
 }
 
 /// What a caller needs of a running process.
@@ -480,6 +482,7 @@ impl World {
             crashed: RefCell::default(),
             in_flight: InFlightPolicy::default().into(),
             durable_claims: InProgressRecords::new(),
+            profiles: Profiles::new(),
         });
         let process = Process::start(1, 1, &shared, &spawner);
         let mut world = World {
@@ -765,6 +768,22 @@ impl World {
             .map(|r| (r, true))
             .chain(memory.map(|r| (r, false)))
             .collect()
+    }
+
+    /// Sets an account's preferred language, at once: no key, no queue, and a
+    /// repeat changes nothing.
+    pub fn set_language(&mut self, account_id: &str, language: Language) {
+        let set = self.shared.profiles.set_language(account_id, language);
+        self.shared.report(Happening::LanguageSet {
+            account_id: account_id.to_owned(),
+            language,
+            previous: set.previous,
+        });
+    }
+
+    /// An account's preferred language, if it was ever set.
+    pub fn language(&self, account_id: &str) -> Option<Language> {
+        self.shared.profiles.language(account_id)
     }
 
     pub fn set_routing(&mut self, routing: Routing) {

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::Language;
 use crate::lab::{parse_points, read_request, Action, FieldError};
 
 use super::controller::{Controller, Notice};
@@ -63,6 +64,17 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
         } else {
             ctl.dispatch(Action::CheckBalance {
                 account_id: account.get_untracked(),
+            });
+        }
+    };
+    // Setting a preference needs only the account: no key, no points.
+    let set_language = move |language: Language| {
+        if errors.get_untracked().account.is_some() {
+            ctl.notice.set(Some(Notice::FixFields));
+        } else {
+            ctl.dispatch(Action::SetPreferredLanguage {
+                account_id: account.get_untracked(),
+                language,
             });
         }
     };
@@ -174,6 +186,19 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                     {move || (texts().stress)(ctl.lang.get())}
                 </button>
             </div>
+            <div class="buttons" role="group" aria-describedby="set-language-hint">
+                {Language::ALL
+                    .into_iter()
+                    .map(|l| {
+                        view! {
+                            <button on:click=move |_| set_language(l) data-testid=format!("set-language-{}", l.code())>
+                                {move || (texts().set_language)(l)}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <p class="hint" id="set-language-hint">{move || texts().set_language_hint}</p>
         </section>
     }
 }

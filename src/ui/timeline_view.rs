@@ -296,7 +296,13 @@ fn MarkerRow(marker: Marker, lang: Lang) -> impl IntoView {
     let t = lang.texts();
     let code = marker.kind.code();
     view! {
-        <tr class=format!("marker event-{code}") data-testid="timeline-marker" data-event=code data-at=marker.at>
+        <tr
+            class=format!("marker event-{code}")
+            data-testid="timeline-marker"
+            data-event=code
+            data-at=marker.at
+            data-changed=marker.kind.changed().map(|c| c.to_string())
+        >
             <td colspan="5">
                 <span class="marker-icon" aria-hidden="true">{marker_icon(&marker.kind)}</span>
                 <span class="marker-text">{(t.marker_text)(lang, &marker)}</span>
@@ -317,6 +323,7 @@ fn marker_icon(kind: &MarkerKind) -> &'static str {
         MarkerKind::CommitConflict { .. } => "⇄",
         MarkerKind::Expired { .. } => "⌫",
         MarkerKind::Clock { .. } => "»",
+        MarkerKind::LanguageSet { .. } => "⚑",
     }
 }
 
