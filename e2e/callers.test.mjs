@@ -91,7 +91,7 @@ test('in Persian: the select, the record and the row say it in Persian', () =>
     await field(page, 'تکراریِ در جریان چه می‌گیرد').selectOption('retry-later');
     await button(page, 'ارسال').click();
     await button(page, 'تلاش دوباره (همان کلید)').click();
-    assert.match(await text(page.getByTestId('in-progress-record')), /در دست تلاش/);
+    assert.match(await text(page.getByTestId("in-progress-record")), /در اختیار تلاش/);
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'in-progress');
     assert.match(await text(row(page, 1)), /در جریان/);
   }));
@@ -121,4 +121,74 @@ test('idempotent by nature: Set language to English twice changes nothing the se
     await setEnglish.click();
     assert.match(await text(page.getByTestId('notice')), /./);
     assert.equal(await markers.count(), 3);
+  }));
+
+test('redelivery: the queue delivers the next message twice; the receipt here, a second grant beside', () =>
+  withLab({}, async (page) => {
+    await page.getByRole('switch', { name: 'Naive worker beside', exact: true }).check();
+    const redeliver = page.getByRole('switch', { name: 'Redeliver the next message', exact: true });
+    assert.equal(await redeliver.isChecked(), false);
+    await redeliver.check();
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    assert.equal(await redeliver.isChecked(), false, 'armed for one message');
+    const copy = attemptRow(page, 2);
+    assert.equal(await copy.getAttribute('data-outcome'), 'redelivered');
+    assert.equal(await copy.getAttribute('data-redelivery-of'), '1');
+    assert.match(await text(copy), /the queue delivered #1 again/);
+    assert.match(await text(copy), /returned the stored receipt/);
+    assert.match(await text(copy), /nobody: the queue took the answer as its acknowledgement/);
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    assert.equal((await page.getByTestId('naive-balance-account-7').textContent()).trim(), '200');
+  }));
+
+test('acknowledge before the work loses the message on a crash; after the work, it is delivered again', () =>
+  withLab({}, async (page) => {
+    const ack = field(page, 'Acknowledge');
+    assert.deepEqual(await optionTexts(ack), ['Before the work', 'After the work']);
+    assert.equal(await ack.inputValue(), 'before-work');
+    await choose(page, 'Store', 'Durable: one transaction');
+    await choose(page, 'Crash point', 'Before anything is written');
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    assert.equal(await rows(page).count(), 1, 'no copy');
+    assert.equal(await attemptRow(page, 1).getAttribute('data-outcome'), 'process-ended');
+    assert.equal(await page.getByTestId('balance-account-7').count(), 0, 'the work is lost: no points');
+    // After the work: the queue still has the message when the process crashes.
+    await choose(page, 'Acknowledge', 'After the work');
+    assert.match(await text(page.locator('#acknowledge-hint')), /delivered again to the process that takes over/);
+    await choose(page, 'Crash point', 'Before anything is written');
+    await field(page, 'Key').fill('order-1043');
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    const copy = attemptRow(page, 3);
+    assert.equal(await copy.getAttribute('data-outcome'), 'redelivered');
+    assert.equal(await copy.getAttribute('data-redelivery-of'), '2');
+    assert.match(await text(copy), /points added/);
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+  }));
+
+test('a key is not a credential: signed in as account-8, account-7’s key reads nothing and changes nothing', () =>
+  withLab({}, async (page) => {
+    const signedIn = field(page, 'Signed in as');
+    assert.deepEqual(await optionTexts(signedIn), ['Nobody: trust the account the request names', 'account-7', 'account-8']);
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    await signedIn.selectOption({ label: 'account-8' });
+    assert.match(await text(page.locator('#signed-in-hint')), /A key is not a credential/);
+    await button(page, 'Send').click();
+    const refused = attemptRow(page, 2);
+    assert.equal(await refused.getAttribute('data-outcome'), 'forbidden');
+    assert.equal(await refused.getAttribute('data-receipt-balance'), null, 'no receipt read');
+    assert.match(await text(refused), /Forbidden/);
+    assert.match(await text(refused), /never reached the store/);
+    assert.match(await text(refused.getByTestId('would-leak')), /a store that trusted the request would have handed over account-7's receipt: \+100, balance 100/);
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    // The signed-in account's own request goes through.
+    await field(page, 'Account').fill('account-8');
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    assert.equal(await attemptRow(page, 3).getAttribute('data-outcome'), 'applied');
+    assert.equal(await balanceOf(page, 'account-8'), '100');
   }));

@@ -1,12 +1,12 @@
 //! Every piece of UI text, in English and Persian. Kept out of the views so a
 //! missing translation is a compile error (each language fills the same struct).
 
-use crate::core::{CrashPoint, GrantError, InFlightPolicy, Language};
+use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language};
 use crate::lab::{
     FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
     MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
 };
-use crate::sim::{Routing, StoreKind};
+use crate::sim::{Acknowledge, Routing, StoreKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
@@ -386,6 +386,25 @@ pub struct Texts {
     /// The buttons that set the account's preferred language.
     pub set_language: fn(Language) -> &'static str,
     pub set_language_hint: &'static str,
+    /// The queue's fault: the next message is delivered twice.
+    pub redeliver_label: &'static str,
+    pub redeliver_hint: &'static str,
+    pub acknowledge_label: &'static str,
+    pub acknowledge: fn(Acknowledge) -> &'static str,
+    pub acknowledge_hint: fn(Acknowledge) -> &'static str,
+    /// A copy's request cell: which attempt's message the queue delivered again.
+    pub redelivery_of: fn(Lang, AttemptId) -> String,
+    /// A copy's caller cell: nobody waits; the queue takes the answer as the acknowledgement.
+    pub caller_queue: &'static str,
+    /// Who is signed in: nobody (the request's account is trusted), or an account.
+    pub signed_in_label: &'static str,
+    pub signed_in_nobody: &'static str,
+    pub signed_in_hint: &'static str,
+    /// What a store that trusted a refused request would have given away: the
+    /// receipt stored for that account and key...
+    pub would_leak: fn(Lang, &GrantResult) -> String,
+    /// ... or, with none stored, the points it would have added to that account.
+    pub would_grant: fn(Lang, &GrantPoints) -> String,
 }
 
 static EN: Texts = Texts {
@@ -444,6 +463,8 @@ static EN: Texts = Texts {
         Outcome::TimeoutApplied => "Timeout, but applied",
         Outcome::ProcessEnded => "Process ended",
         Outcome::InProgress => "In progress",
+        Outcome::Redelivered => "Redelivered",
+        Outcome::Forbidden => "Forbidden",
     },
     store_applied: "points added:",
     store_replayed: "returned the stored receipt",
@@ -488,6 +509,11 @@ static EN: Texts = Texts {
             stored.points,
             rejected.points
         ),
+        GrantError::Forbidden { signed_in, named } => format!(
+            "Signed in as “{}”, this request may not act on account “{}”. A key is not a credential.",
+            isolate(signed_in),
+            isolate(named)
+        ),
         other => other.to_string(),
     },
     grant_error_short: |e| match e {
@@ -498,6 +524,7 @@ static EN: Texts = Texts {
         GrantError::Timeout => "timeout".to_string(),
         GrantError::WorkerStopped => "worker stopped".to_string(),
         GrantError::InProgress => "in progress: retry later".to_string(),
+        GrantError::Forbidden { .. } => "forbidden: not the signed-in account".to_string(),
         GrantError::PayloadMismatch { stored, .. } => {
             format!("key already used for {} points", stored.points)
         }
@@ -522,7 +549,7 @@ static EN: Texts = Texts {
             "The clock moves forward 1 ms to a year ({} ms) at a time, not {ms} ms. Nothing changed.",
             crate::lab::MAX_CLOCK_MOVE_MS
         ),
-        LabError::NoAccount => "Say which account: the Account field is empty. Nothing changed.".to_string(),
+        LabError::Account(e) => format!("Account: {} Nothing changed.", (EN.field_error)(*e)),
         LabError::Processes(n) => format!(
             "Processes: must be 1 or {}, not {n}. Nothing changed.",
             crate::sim::MAX_PROCESSES
@@ -800,6 +827,33 @@ static EN: Texts = Texts {
         Language::Persian => "Set language to Persian",
     },
     set_language_hint: "Idempotent by nature: setting a value twice leaves it as once, with no key.",
+    redeliver_label: "Redeliver the next message",
+    redeliver_hint: "Next message only: the queue delivers it twice, as an at-least-once queue (such as SQS standard) may. Nobody waits for the copy.",
+    acknowledge_label: "Acknowledge",
+    acknowledge: |a| match a {
+        Acknowledge::BeforeWork => "Before the work",
+        Acknowledge::AfterWork => "After the work",
+    },
+    acknowledge_hint: |a| match a {
+        Acknowledge::BeforeWork => "Taking a message acknowledges it, as the article's in-process channel does: if the process ends, what it held is lost.",
+        Acknowledge::AfterWork => "The queue keeps each message until the store has answered: if the process ends first, the message is delivered again to the process that takes over.",
+    },
+    redelivery_of: |_, n| format!("the queue delivered #{n} again"),
+    caller_queue: "nobody: the queue took the answer as its acknowledgement",
+    signed_in_label: "Signed in as",
+    signed_in_nobody: "Nobody: trust the account the request names",
+    signed_in_hint: "Signed in, a call acts on that account only: the account comes from who is signed in, not from the request. A key is not a credential.",
+    would_leak: |_, r| format!(
+        "a store that trusted the request would have handed over {}'s receipt: +{}, balance {}",
+        isolate(&r.account_id),
+        r.points,
+        r.balance
+    ),
+    would_grant: |_, g| format!(
+        "a store that trusted the request would have added {} points to {}",
+        g.points,
+        isolate(&g.account_id)
+    ),
 };
 
 static FA: Texts = Texts {
@@ -859,6 +913,8 @@ static FA: Texts = Texts {
         Outcome::TimeoutApplied => "مهلت گذشت، ولی اعمال شد",
         Outcome::ProcessEnded => "فرایند پایان یافت",
         Outcome::InProgress => "در جریان",
+        Outcome::Redelivered => "دوباره تحویل شد",
+        Outcome::Forbidden => "ممنوع",
     },
     store_applied: "امتیاز افزوده شد:",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
@@ -912,6 +968,11 @@ static FA: Texts = Texts {
         GrantError::InProgress => {
             "تلاش دیگری با همین کلید هنوز در دست رسیدگی است؛ کمی بعد دوباره بفرست.".to_string()
         }
+        GrantError::Forbidden { signed_in, named } => format!(
+            "با حساب «{}» وارد شده‌ای؛ این درخواست نمی‌تواند روی حساب «{}» کار کند. کلید، مجوز نیست.",
+            isolate(signed_in),
+            isolate(named)
+        ),
         GrantError::PayloadMismatch { stored, rejected } => format!(
             "کلید «{}» روی حساب «{}» پیش‌تر برای {} امتیاز به کار رفته؛ درخواست {} امتیاز با همان کلید رد می‌شود.",
             isolate(&stored.key),
@@ -928,6 +989,7 @@ static FA: Texts = Texts {
         GrantError::Timeout => "مهلت گذشت".to_string(),
         GrantError::WorkerStopped => "کارگر متوقف شده".to_string(),
         GrantError::InProgress => "در جریان: بعداً دوباره بفرست".to_string(),
+        GrantError::Forbidden { .. } => "ممنوع: حساب واردشده نیست".to_string(),
         GrantError::PayloadMismatch { stored, .. } => {
             format!("کلید پیش‌تر برای {} امتیاز به کار رفته", stored.points)
         }
@@ -987,7 +1049,7 @@ static FA: Texts = Texts {
             fa(crate::lab::MAX_CLOCK_MOVE_MS),
             fa(ms)
         ),
-        LabError::NoAccount => "بگو کدام حساب: خانهٔ حساب خالی است. چیزی تغییر نکرد.".to_string(),
+        LabError::Account(e) => format!("حساب: {} چیزی تغییر نکرد.", (FA.field_error)(*e)),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     dismiss: "بستن",
@@ -1294,23 +1356,23 @@ static FA: Texts = Texts {
     callers: "فراخواننده‌ها و صف",
     in_flight_label: "تکراریِ در جریان چه می‌گیرد",
     in_flight_policy: |p| match p {
-        InFlightPolicy::NoRecord => "بی رکورد «در جریان»: مخزن تصمیم می‌گیرد",
+        InFlightPolicy::NoRecord => "بدون رکورد «در جریان»: مخزن تصمیم می‌گیرد",
         InFlightPolicy::Wait => "منتظر اولی می‌ماند",
-        InFlightPolicy::RetryLater => "در جریان است، بعداً دوباره",
+        InFlightPolicy::RetryLater => "در جریان است؛ بعداً دوباره بفرست",
     },
     in_flight_hint: |p| match p {
         InFlightPolicy::NoRecord => "هیچ چیز آغاز یک عملیات را نشان نمی‌دهد: تکراری‌ای که وقتی تلاش نخست در صف یا در کار است برسد، تا مخزن می‌رود.",
         InFlightPolicy::Wait => "تلاش نخست رکورد «در جریان» می‌نویسد. تکراری‌ای که آن را ببیند صبر می‌کند تا کار اولی تمام شود، و همان رسید را می‌گیرد.",
-        InFlightPolicy::RetryLater => "تلاش نخست رکورد «در جریان» می‌نویسد. تکراری‌ای که آن را ببیند بی‌درنگ پاسخ می‌گیرد: در جریان است، بعداً دوباره بفرست (۴۰۹ Conflict).",
+        InFlightPolicy::RetryLater => "تلاش نخست رکورد «در جریان» می‌نویسد. تکراری‌ای که آن را ببیند بی‌درنگ پاسخ می‌گیرد: در جریان است، بعداً دوباره بفرست (\u{2066}409 Conflict\u{2069}).",
     },
     in_progress_title: "رکوردهای «در جریان»",
-    in_progress_none: "اکنون هیچ.",
+    in_progress_none: "فعلاً رکوردی نیست.",
     in_progress_record: |lang, attempt, since, process| {
         let place = match process {
             None => "در مخزن ماندگار".to_string(),
             Some(p) => format!("در حافظهٔ فرایند {}", lang.prose_number(p)),
         };
-        format!("در دست تلاش {} از {}، {place}", attempt_tag(attempt), clock_time(lang, since))
+        format!("در اختیار تلاش {} از {}، {place}", attempt_tag(attempt), clock_time(lang, since))
     },
     met_in_progress: |_, holder, waited| {
         if waited {
@@ -1324,6 +1386,33 @@ static FA: Texts = Texts {
         Language::Persian => "زبان را فارسی کن",
     },
     set_language_hint: "ذاتاً idempotent است: دو بار گذاشتن یک مقدار همان یک بار است، بی هیچ کلیدی.",
+    redeliver_label: "پیام بعدی دوباره تحویل شود",
+    redeliver_hint: "فقط پیام بعدی: صف آن را دو بار تحویل می‌دهد، همان‌طور که یک صف «دست‌کم یک بار» (مثل SQS استاندارد) ممکن است بدهد. کسی منتظر نسخهٔ دوم نیست.",
+    acknowledge_label: "تأیید دریافت",
+    acknowledge: |a| match a {
+        Acknowledge::BeforeWork => "پیش از کار",
+        Acknowledge::AfterWork => "پس از کار",
+    },
+    acknowledge_hint: |a| match a {
+        Acknowledge::BeforeWork => "برداشتن پیام یعنی تأیید آن، مثل کانال درون‌فرایندی مقاله: اگر فرایند پایان یابد، آنچه در دست داشت از دست می‌رود.",
+        Acknowledge::AfterWork => "صف هر پیام را نگه می‌دارد تا مخزن پاسخ دهد: اگر فرایند زودتر پایان یابد، پیام دوباره به فرایندی که جایش را می‌گیرد تحویل می‌شود.",
+    },
+    redelivery_of: |_, n| format!("صف پیام {} را دوباره تحویل داد", attempt_tag(n)),
+    caller_queue: "هیچ‌کس: صف پاسخ را تأیید دریافت گرفت",
+    signed_in_label: "واردشده با حساب",
+    signed_in_nobody: "هیچ‌کس: به حسابی که درخواست نام می‌برد اعتماد کن",
+    signed_in_hint: "وقتی کسی وارد شده، هر فراخوانی فقط روی حساب او کار می‌کند: حساب از کسی می‌آید که وارد شده، نه از درخواست. کلید، مجوز نیست.",
+    would_leak: |_, r| format!(
+        "مخزنی که به درخواست اعتماد می‌کرد، رسید {} را لو می‌داد: +{}، موجودی {}",
+        isolate(&r.account_id),
+        r.points,
+        r.balance
+    ),
+    would_grant: |_, g| format!(
+        "مخزنی که به درخواست اعتماد می‌کرد، {} امتیاز به {} می‌افزود",
+        g.points,
+        isolate(&g.account_id)
+    ),
 };
 
 // The promises panel and the timeline's marker rows.

@@ -423,6 +423,10 @@ fn every_error() -> Vec<GrantError> {
             rejected: GrantPoints::new(KEY, ACCOUNT, 200),
         },
         GrantError::InProgress,
+        GrantError::Forbidden {
+            signed_in: "account-8".into(),
+            named: ACCOUNT.into(),
+        },
     ]
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{idle, lab_of, retry, send};
+use common::{idle, lab_of, retry, row, send};
 use idempotency_lab::lab::{Action, Invariant, Lab, MetInProgress, Outcome};
 use idempotency_lab::sim::{Routing, StoreKind};
 use idempotency_lab::{CrashPoint, GrantError, GrantPoints, InFlightPolicy};
@@ -21,14 +21,6 @@ fn duplicate_in_flight(policy: InFlightPolicy, setup: &[Action]) -> Lab {
     actions.push(send("order-1042", 100));
     actions.push(retry());
     lab_of(&actions)
-}
-
-fn row(lab: &Lab, attempt: u64) -> &idempotency_lab::lab::AttemptRow {
-    lab.state()
-        .timeline()
-        .iter()
-        .find(|r| r.attempt.id == attempt)
-        .unwrap_or_else(|| panic!("attempt {attempt} has no row"))
 }
 
 #[test]
@@ -317,4 +309,140 @@ fn a_waiter_is_answered_from_the_store_without_doing_the_work_again() {
     assert_eq!(row(&lab, 2).outcome(), Outcome::Replayed);
     assert_eq!(row(&lab, 2).answered_at, 2_000);
     assert_eq!(row(&lab, 2).handled.as_ref().map(|h| h.at), Some(2_000));
+}
+
+// Found in review: a change of store while an attempt is in flight, a waiter's
+// armed lost acknowledgement, a waiter whose process ends, and the order in
+// which waiters wake.
+
+#[test]
+fn records_move_with_the_store_so_a_switch_mid_flight_lets_no_duplicate_race() {
+    for policy in [InFlightPolicy::Wait, InFlightPolicy::RetryLater] {
+        let lab = idle(lab_of(&[
+            Action::SetInFlight { policy },
+            Action::SetProcessingTime { ms: 1_000 },
+            Action::SetProcesses { count: 2 },
+            Action::SetPaused { paused: true },
+            // To process 1: its record in process 1's memory.
+            send("order-1042", 100),
+            Action::SetStore {
+                kind: StoreKind::BalanceFirst,
+            },
+            // To process 2, which looks in the durable store's table.
+            retry(),
+            Action::SetPaused { paused: false },
+        ]));
+        assert!(row(&lab, 2).met_in_progress.is_some(), "{policy:?}");
+        assert_eq!(lab.state().store().balance(ACCOUNT), 100, "{policy:?}");
+        assert!(lab.state().invariants().holds(Invariant::AtMostOnce));
+        assert!(lab.state().world().in_progress_records().is_empty());
+    }
+    // And back: a durable record returns to the memory of the process holding it.
+    let mut lab = lab_of(&[
+        Action::SetInFlight {
+            policy: InFlightPolicy::RetryLater,
+        },
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetPaused { paused: true },
+        send("order-1042", 100),
+    ]);
+    assert!(lab.state().world().in_progress_records()[0].1);
+    lab.dispatch(Action::SetStore {
+        kind: StoreKind::InMemory,
+    })
+    .unwrap();
+    let records = lab.state().world().in_progress_records();
+    assert_eq!(records.len(), 1);
+    assert!(!records[0].1, "now in process 1's memory");
+    lab.dispatch(retry()).unwrap();
+    assert_eq!(row(&lab, 2).outcome(), Outcome::InProgress);
+}
+
+#[test]
+fn a_waiter_answered_from_the_store_still_loses_an_armed_acknowledgement() {
+    let lab = idle(lab_of(&[
+        Action::SetInFlight {
+            policy: InFlightPolicy::Wait,
+        },
+        Action::SetProcessingTime { ms: 1_000 },
+        send("order-1042", 100),
+        Action::RetrySame {
+            lose_acknowledgement: true,
+        },
+    ]));
+    let second = row(&lab, 2);
+    assert_eq!(second.caller, Err(GrantError::Timeout));
+    // The caller hears nothing and gives up at its deadline.
+    assert_eq!(second.answered_at, 3_000);
+    let handled = second.handled.as_ref().unwrap();
+    assert!(handled.acknowledgement_lost);
+    assert_eq!(second.outcome(), Outcome::Timeout);
+}
+
+#[test]
+fn a_waiter_whose_process_ended_never_reached_the_store() {
+    let mut lab = duplicate_in_flight(
+        InFlightPolicy::Wait,
+        &[
+            Action::SetStore {
+                kind: StoreKind::OneTransaction,
+            },
+            Action::SetProcesses { count: 2 },
+        ],
+    );
+    lab.dispatch(Action::SetProcesses { count: 1 }).unwrap();
+    let lab = idle(lab);
+    let second = row(&lab, 2);
+    assert_eq!(second.outcome(), Outcome::ProcessEnded);
+    assert!(second.handled.is_none() && second.never_handled);
+}
+
+#[test]
+fn waiters_wake_in_the_order_their_holders_claimed_whatever_the_keys() {
+    for (a, b) in [
+        ("k-a", "k-b"),
+        ("x1", "x2"),
+        ("order-1", "order-2"),
+        ("p", "q"),
+    ] {
+        let lab = idle(lab_of(&[
+            Action::SetInFlight {
+                policy: InFlightPolicy::Wait,
+            },
+            Action::SetStore {
+                kind: StoreKind::OneTransaction,
+            },
+            Action::SetProcesses { count: 2 },
+            Action::SetPaused { paused: true },
+            Action::SetRouting {
+                routing: Routing::Only(1),
+            },
+            send(a, 1),
+            send(b, 1),
+            Action::SetRouting {
+                routing: Routing::Only(2),
+            },
+            send(a, 1),
+            send(b, 1),
+            Action::SetCrashPoint {
+                point: Some(CrashPoint::BeforeWrites),
+            },
+            Action::SetPaused { paused: false },
+        ]));
+        let queued: Vec<u64> = lab
+            .state()
+            .world()
+            .events()
+            .iter()
+            .filter_map(|e| match e.what {
+                idempotency_lab::sim::Happening::Queued { attempt } if attempt >= 3 => {
+                    Some(attempt)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(queued, vec![3, 4], "{a}, {b}");
+    }
 }

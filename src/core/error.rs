@@ -23,6 +23,9 @@ pub enum GrantError {
     /// Another attempt of this operation is still being handled: try again later
     /// (409 Conflict in the IETF Idempotency-Key draft).
     InProgress,
+    /// The request names an account other than the signed-in caller's: a key
+    /// is not a credential, and the account comes from who is signed in.
+    Forbidden { signed_in: String, named: String },
     /// The key was already used for a grant with other points.
     PayloadMismatch {
         stored: GrantResult,
@@ -51,6 +54,7 @@ impl GrantError {
             GrantError::Timeout => "timeout",
             GrantError::WorkerStopped => "worker-stopped",
             GrantError::InProgress => "in-progress",
+            GrantError::Forbidden { .. } => "forbidden",
             GrantError::PayloadMismatch { .. } => "payload-mismatch",
         }
     }
@@ -78,6 +82,10 @@ impl fmt::Display for GrantError {
             GrantError::InProgress => write!(
                 f,
                 "another attempt with this key is still being handled; retry in a moment"
+            ),
+            GrantError::Forbidden { signed_in, named } => write!(
+                f,
+                "signed in as {signed_in:?}, the request may not act on account {named:?}"
             ),
             GrantError::PayloadMismatch { stored, rejected } => write!(
                 f,

@@ -163,10 +163,47 @@ impl InProgressRecords {
     /// Releases every record held by attempts that `process` accepted: it ended,
     /// and its records lapse. Returns how many.
     pub fn release_process(&self, process: u32) -> usize {
+        let released = self.take_where(|h| h.process == process);
+        let count = released.len();
+        // Dropped oldest first, so their waiters wake in an order that depends
+        // on the history alone, not on how the table hashes its keys.
+        drop(released);
+        count
+    }
+
+    /// Moves every record whose holder matches `which` into `target`, waiters
+    /// and all (the store behind the workers changed: its records go with it).
+    /// Where `target` already has the operation, the waiters join that record.
+    pub fn move_into(&self, target: &InProgressRecords, which: impl Fn(&Holder) -> bool) {
+        if Arc::ptr_eq(&self.claims, &target.claims) {
+            return;
+        }
+        let moved = self.take_where(which);
+        let mut claims = target.lock();
+        for (op, mut claim) in moved {
+            match claims.get_mut(&op) {
+                Some(there) => there.waiters.append(&mut claim.waiters),
+                None => {
+                    claims.insert(op, claim);
+                }
+            }
+        }
+    }
+
+    /// Takes out the records whose holder matches, oldest first.
+    fn take_where(&self, which: impl Fn(&Holder) -> bool) -> Vec<(Operation, Claim)> {
         let mut claims = self.lock();
-        let before = claims.len();
-        claims.retain(|_, c| c.holder.process != process);
-        before - claims.len()
+        let ops: Vec<Operation> = claims
+            .iter()
+            .filter(|(_, c)| which(&c.holder))
+            .map(|(op, _)| op.clone())
+            .collect();
+        let mut taken: Vec<(Operation, Claim)> = ops
+            .into_iter()
+            .filter_map(|op| claims.remove(&op).map(|c| (op, c)))
+            .collect();
+        taken.sort_unstable_by_key(|(_, c)| (c.holder.since, c.holder.attempt));
+        taken
     }
 
     /// Every record, by (account, key).

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{CrashPoint, GrantPoints, InFlightPolicy, Language};
-use crate::sim::{Routing, StoreKind};
+use crate::sim::{Acknowledge, Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
 /// small enough that a hostile permalink cannot freeze the page.
@@ -82,6 +82,14 @@ pub enum Action {
     /// Whether in-progress records are kept, and what a duplicate that finds one
     /// is given: it waits for the first attempt, or is told to retry later.
     SetInFlight { policy: InFlightPolicy },
+    /// Arms (or disarms) a fault of the queue: the next message sent is
+    /// delivered twice, as an at-least-once queue may.
+    SetRedeliver { on: bool },
+    /// When consumers acknowledge a message: as they take it, or after the work.
+    SetAcknowledge { when: Acknowledge },
+    /// Sign a caller in (`None`: sign out). Signed in, calls act on the caller's
+    /// account only; a request naming another is refused.
+    SignIn { account_id: Option<String> },
     /// Set an account's preferred language: idempotent by nature, no key needed.
     SetPreferredLanguage {
         account_id: String,
@@ -106,7 +114,10 @@ impl Action {
             Action::Burst { account_id, .. }
             | Action::Stress { account_id, .. }
             | Action::CheckBalance { account_id }
-            | Action::SetPreferredLanguage { account_id, .. } => vec![account_id.as_str()],
+            | Action::SetPreferredLanguage { account_id, .. }
+            | Action::SignIn {
+                account_id: Some(account_id),
+            } => vec![account_id.as_str()],
             _ => Vec::new(),
         }
     }

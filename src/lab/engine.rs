@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::core::{CrashPoint, GrantPoints, InFlightPolicy};
 use crate::sim::{
-    AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World, HOUR_MS,
-    MAX_PROCESSES,
+    Acknowledge, AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World,
+    HOUR_MS, MAX_PROCESSES,
 };
 
 use super::action::{Action, MAX_BURST};
@@ -63,8 +63,10 @@ pub enum LabError {
     Retention(u32),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
-    /// A preference set for an account that is empty or only spaces.
-    NoAccount,
+    /// An account that the request form would refuse (empty, too long, a
+    /// space at an end, a character that cannot be seen), for a sign-in or a
+    /// preference.
+    Account(super::form::FieldError),
 }
 
 impl fmt::Display for LabError {
@@ -122,7 +124,7 @@ impl fmt::Display for LabError {
                 f,
                 "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
-            LabError::NoAccount => write!(f, "say which account the preference is for"),
+            LabError::Account(e) => write!(f, "that account cannot be used: {e:?}"),
         }
     }
 }
@@ -196,7 +198,8 @@ impl LabState {
                 points,
                 count,
             } => {
-                self.fold.expect(self.attempts + 1, Origin::Burst);
+                let first = self.next_attempt();
+                self.fold.expect(first, Origin::Burst);
                 for _ in 0..*count {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
@@ -236,6 +239,9 @@ impl LabState {
             Action::SetLedgerCheck { on } => self.world.set_ledger_check(*on),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
             Action::SetInFlight { policy } => self.world.set_in_flight(*policy),
+            Action::SetRedeliver { on } => self.world.set_redeliver(*on),
+            Action::SetAcknowledge { when } => self.world.set_acknowledge(*when),
+            Action::SignIn { account_id } => self.world.sign_in(account_id.clone()),
             Action::SetPreferredLanguage {
                 account_id,
                 language,
@@ -282,9 +288,10 @@ impl LabState {
             Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
                 Err(LabError::ClockMove(ms))
             }
-            Action::SetPreferredLanguage { ref account_id, .. } if account_id.trim().is_empty() => {
-                Err(LabError::NoAccount)
-            }
+            Action::SetPreferredLanguage { ref account_id, .. }
+            | Action::SignIn {
+                account_id: Some(ref account_id),
+            } => super::form::check_text(account_id).map_or(Ok(()), |e| Err(LabError::Account(e))),
             _ => Ok(()),
         }
     }
@@ -310,14 +317,21 @@ impl LabState {
             };
             GrantPoints::new(format!("stress-{run}-{n}"), account.clone(), points)
         });
-        let first = self.attempts + 1;
+        let first = self.next_attempt();
         self.fold.expect(first, Origin::Burst);
-        self.attempts += AttemptId::from(count);
+        self.attempts = first + AttemptId::from(count) - 1;
         self.world.send_batch(first, grants, STRESS_CONCURRENCY);
     }
 
+    /// The next attempt number: after the lab's own, and after the copies the
+    /// world's queue numbered when it delivered a message again.
+    fn next_attempt(&mut self) -> AttemptId {
+        self.attempts = self.attempts.max(self.world.last_attempt());
+        self.attempts + 1
+    }
+
     fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool) {
-        self.attempts += 1;
+        self.attempts = self.next_attempt();
         if origin != Origin::Burst {
             self.fold.expect(self.attempts, origin);
             self.last_request = Some(grant.clone());
@@ -333,7 +347,8 @@ impl LabState {
     pub fn retry_target(&self) -> Option<GrantPoints> {
         self.fold.by_hand.iter().rev().find_map(|id| {
             let tracked = self.fold.attempt(*id)?;
-            let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err());
+            let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err())
+                || tracked.forbidden.is_some();
             (!refused).then(|| tracked.attempt.grant.clone())
         })
     }
@@ -438,6 +453,17 @@ impl LabState {
     pub fn in_flight_policy(&self) -> InFlightPolicy {
         self.world.in_flight()
     }
+    /// Whose account calls act on, if anyone is signed in.
+    pub fn signed_in(&self) -> Option<String> {
+        self.world.signed_in()
+    }
+    /// Whether the queue will deliver the next message twice.
+    pub fn redeliver_armed(&self) -> bool {
+        self.world.redeliver_armed()
+    }
+    pub fn acknowledge(&self) -> Acknowledge {
+        self.world.acknowledge()
+    }
     pub fn paused(&self) -> bool {
         self.world.paused()
     }
@@ -462,7 +488,7 @@ impl LabState {
     }
     /// Attempts handed to the world whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
-        self.attempts as usize - self.fold.timeline.len()
+        self.attempts.max(self.world.last_attempt()) as usize - self.fold.timeline.len()
     }
     /// How long until something happens by itself; `None` when the world is idle.
     pub fn until_next(&self) -> Option<Millis> {

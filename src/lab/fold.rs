@@ -11,8 +11,8 @@ use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
 use super::timeline::{
-    Attempt, AttemptRow, DurableWrites, Handling, Marker, MarkerKind, MetInProgress, Origin,
-    RegrantCause,
+    Attempt, AttemptRow, DurableWrites, Forbidden, Handling, Marker, MarkerKind, MetInProgress,
+    Origin, RegrantCause,
 };
 
 /// One process's line: its queue, the producers waiting for room, the delivery
@@ -115,6 +115,7 @@ pub(super) struct Tracked {
     pub met_in_progress: Option<MetInProgress>,
     /// Whether its delivery reached a queue.
     pub queued: bool,
+    pub forbidden: Option<Forbidden>,
 }
 
 impl Fold {
@@ -162,6 +163,7 @@ impl Fold {
             crashed_at: None,
             met_in_progress: None,
             queued: false,
+            forbidden: None,
         });
     }
 
@@ -232,10 +234,15 @@ impl Fold {
                 process,
                 grant,
                 acknowledgement_will_be_lost,
+                redelivery_of,
                 ..
             } => {
-                let at = self.origins.partition_point(|(first, _)| first <= attempt);
-                let origin = self.origins[at - 1].1;
+                let origin = if redelivery_of.is_some() {
+                    Origin::Redelivered
+                } else {
+                    let at = self.origins.partition_point(|(first, _)| first <= attempt);
+                    self.origins[at - 1].1
+                };
                 let count = self
                     .requests
                     .entry((grant.account_id.clone(), grant.key.clone(), grant.points))
@@ -244,7 +251,7 @@ impl Fold {
                 let attempt_of_request = *count;
                 self.used_keys
                     .insert((grant.account_id.clone(), grant.key.clone()));
-                if origin != Origin::Burst {
+                if !matches!(origin, Origin::Burst | Origin::Redelivered) {
                     self.by_hand.push(*attempt);
                 }
                 let attempt = Attempt {
@@ -255,6 +262,7 @@ impl Fold {
                     lose_acknowledgement: *acknowledgement_will_be_lost,
                     process: *process,
                     sent_at: event.at,
+                    redelivery_of: *redelivery_of,
                 };
                 self.sent(attempt);
             }
@@ -402,6 +410,11 @@ impl Fold {
                 // Told to retry later, it never reaches the queue.
                 tracked.never_handled = !*waits;
             }
+            Happening::Forbidden { attempt, leak } => {
+                let tracked = self.tracked(*attempt);
+                tracked.forbidden = Some(Forbidden { leak: leak.clone() });
+                tracked.never_handled = true;
+            }
             Happening::LanguageSet {
                 account_id,
                 language,
@@ -536,6 +549,15 @@ impl Fold {
         let row = self.timeline.len();
         let tracked = self.tracked(id);
         tracked.row = Some(row);
+        // Its process was gone before its delivery reached a queue (it was
+        // waiting for another attempt's record): the store never saw it.
+        if caller == Err(GrantError::WorkerStopped)
+            && !tracked.queued
+            && tracked.handled.is_none()
+            && tracked.crashed_at.is_none()
+        {
+            tracked.never_handled = true;
+        }
         // An answer straight from the store carries the balance right after its
         // work: other deliveries applied in the same instant come after it.
         let balance_after = match &tracked.handled {
@@ -552,6 +574,7 @@ impl Fold {
             never_handled: tracked.never_handled,
             crashed_at: tracked.crashed_at,
             met_in_progress: tracked.met_in_progress,
+            forbidden: tracked.forbidden.clone(),
         };
         self.timeline.push(row);
     }

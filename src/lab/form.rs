@@ -96,7 +96,8 @@ pub fn parse_millis(text: &str) -> Result<u64, FieldError> {
     Ok(ascii.parse().unwrap_or(u64::MAX))
 }
 
-fn check_text(text: &str) -> Option<FieldError> {
+/// What is wrong with an account or key, as the form and the lab both judge it.
+pub(crate) fn check_text(text: &str) -> Option<FieldError> {
     if text.trim().is_empty() {
         Some(FieldError::Empty)
     } else if text.chars().count() > MAX_FIELD_CHARS {

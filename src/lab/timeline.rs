@@ -16,6 +16,8 @@ pub enum Origin {
     RetrySame,
     RetryFresh,
     Burst,
+    /// The queue delivered a message again: nobody called.
+    Redelivered,
 }
 
 /// One call of one caller, from sending until its answer.
@@ -33,6 +35,8 @@ pub struct Attempt {
     /// The process it was sent to.
     pub process: ProcessNumber,
     pub sent_at: Millis,
+    /// The queue delivered this attempt's message again.
+    pub redelivery_of: Option<AttemptId>,
 }
 
 /// What the store did with an attempt, and when.
@@ -124,6 +128,12 @@ pub enum Outcome {
     /// Another attempt of the operation was in progress: the caller was told to
     /// retry later, and the store never saw this one.
     InProgress,
+    /// A copy the queue delivered again, whatever the store made of it (the
+    /// row says): nobody was waiting for it.
+    Redelivered,
+    /// It named another account than the signed-in caller's: refused before
+    /// any store was asked.
+    Forbidden,
 }
 
 impl Outcome {
@@ -137,6 +147,8 @@ impl Outcome {
             Outcome::TimeoutApplied => "timeout-applied",
             Outcome::ProcessEnded => "process-ended",
             Outcome::InProgress => "in-progress",
+            Outcome::Redelivered => "redelivered",
+            Outcome::Forbidden => "forbidden",
         }
     }
 }
@@ -196,6 +208,17 @@ pub struct AttemptRow {
     pub crashed_at: Option<CrashPoint>,
     /// It found its operation's in-progress record held by another attempt.
     pub met_in_progress: Option<MetInProgress>,
+    /// Refused: it named another account than the signed-in caller's.
+    pub forbidden: Option<Forbidden>,
+}
+
+/// A request refused for naming another account than the signed-in caller's,
+/// and what a store that trusted the request would have given away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forbidden {
+    /// The receipt it would have handed over (`None`: it would have added the
+    /// points to that account instead).
+    pub leak: Option<GrantResult>,
 }
 
 /// A duplicate found its operation in progress: which attempt held the record,
@@ -208,6 +231,9 @@ pub struct MetInProgress {
 
 impl AttemptRow {
     pub fn outcome(&self) -> Outcome {
+        if self.attempt.redelivery_of.is_some() {
+            return Outcome::Redelivered;
+        }
         let applied = self.handled.as_ref().is_some_and(Handling::applied);
         match &self.caller {
             Ok(_) if applied => Outcome::Applied,
@@ -216,6 +242,7 @@ impl AttemptRow {
             Err(GrantError::Timeout) => Outcome::Timeout,
             Err(GrantError::WorkerStopped) => Outcome::ProcessEnded,
             Err(GrantError::InProgress) => Outcome::InProgress,
+            Err(GrantError::Forbidden { .. }) => Outcome::Forbidden,
             Err(_) => Outcome::Rejected,
         }
     }

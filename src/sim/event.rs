@@ -33,6 +33,9 @@ pub enum Happening {
         deadline: Option<Millis>,
         grant: GrantPoints,
         acknowledgement_will_be_lost: bool,
+        /// Sent by the queue, which delivers this attempt's message again.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        redelivery_of: Option<AttemptId>,
     },
     /// The queue was full: the caller waits for room.
     WaitingForRoom {
@@ -108,6 +111,13 @@ pub enum Happening {
         holder: AttemptId,
         waits: bool,
     },
+    /// The request named an account other than the signed-in caller's, and was
+    /// refused before the store was asked. `leak` is the receipt a store that
+    /// trusted the request would have handed over, if one is stored.
+    Forbidden {
+        attempt: AttemptId,
+        leak: Option<GrantResult>,
+    },
     /// An account's preferred language was set; `previous` is what it was.
     LanguageSet {
         account_id: String,
@@ -136,6 +146,7 @@ impl Happening {
             | Happening::NaiveHandled { attempt, .. }
             | Happening::Crashed { attempt, .. }
             | Happening::InProgress { attempt, .. }
+            | Happening::Forbidden { attempt, .. }
             | Happening::Store { attempt, .. } => Some(*attempt),
             Happening::ProcessEnded { .. }
             | Happening::ProcessStarted { .. }

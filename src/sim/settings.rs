@@ -122,3 +122,32 @@ fn fnv1a(text: &str) -> u64 {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+/// When a consumer acknowledges a message to the queue.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Acknowledge {
+    /// As it takes it: the article's in-process channel. A process that ends
+    /// loses what it had queued or in hand.
+    #[default]
+    BeforeWork,
+    /// Once the store has answered: the queue keeps the message until then, and
+    /// delivers again whatever a process that ended had not finished.
+    AfterWork,
+}
+
+impl Acknowledge {
+    pub const ALL: [Acknowledge; 2] = [Acknowledge::BeforeWork, Acknowledge::AfterWork];
+
+    /// A short stable name, for option values.
+    pub fn code(self) -> &'static str {
+        match self {
+            Acknowledge::BeforeWork => "before-work",
+            Acknowledge::AfterWork => "after-work",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.code() == code)
+    }
+}

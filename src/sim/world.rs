@@ -17,15 +17,16 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
 use crate::core::{
-    Claimed, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
-    Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Language, Pace, PointStore,
-    PointWorker, Profiles, StoreOutcome, StoreStep, WorkerHooks,
+    answer, authorize, Claimed, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints,
+    GrantResult, GrantStore, Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Language,
+    Pace, PointStore, PointWorker, Profiles, StoreOutcome, StoreStep, WorkerHooks,
 };
 
+use super::broker::Broker;
 use super::clock::{Clock, Millis};
 use super::event::{AttemptId, Event, Happening, ProcessNumber};
 use super::gate::Gate;
-use super::settings::{Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS};
+use super::settings::{Acknowledge, Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS};
 
 /// How long a caller waits for its answer, and how long applying takes, unless set.
 /// Chosen so a burst of 20 finishes within every caller's deadline, and a lost
@@ -72,6 +73,18 @@ struct Shared {
     durable_claims: InProgressRecords,
     /// Accounts' preferences, kept durably beside the balances.
     profiles: Profiles,
+    /// What the queue owes each message not acknowledged yet.
+    broker: Broker,
+    /// When consumers acknowledge, from the next delivery taken on.
+    ack: Cell<Acknowledge>,
+    /// Whether the queue delivers the next message twice (armed for one).
+    redeliver_next: Cell<bool>,
+    /// The highest attempt number in use: the queue numbers the copies it
+    /// delivers again after it.
+    last_attempt: Cell<AttemptId>,
+    /// Whose account calls act on: whoever is signed in, or (nobody) the
+    /// account each request names.
+    signed_in: RefCell<Option<String>>,
 }
 
 /// What a caller needs of a running process.
@@ -88,6 +101,18 @@ struct Running {
 }
 
 impl Shared {
+    /// Notes an attempt number the lab gave out.
+    fn note_attempt(&self, attempt: AttemptId) {
+        self.last_attempt.set(self.last_attempt.get().max(attempt));
+    }
+
+    /// A number for an attempt the world makes itself (a redelivered copy).
+    fn fresh_attempt(&self) -> AttemptId {
+        let next = self.last_attempt.get() + 1;
+        self.last_attempt.set(next);
+        next
+    }
+
     /// The process a call for `key` goes to now.
     fn route(&self, key: &str) -> Running {
         let running = self.running.borrow();
@@ -117,22 +142,49 @@ impl Shared {
     fn claims_for(&self, running: &Running) -> Option<InProgressRecords> {
         match self.in_flight.get() {
             InFlightPolicy::NoRecord => None,
-            _ if self.store_kind.get().is_durable() => Some(self.durable_claims.clone()),
-            _ => Some(running.claims.clone()),
+            _ => Some(self.claims_in_use(running)),
         }
+    }
+
+    /// The table of in-progress records the store in use keeps for `running`.
+    fn claims_in_use(&self, running: &Running) -> InProgressRecords {
+        if self.store_kind.get().is_durable() {
+            self.durable_claims.clone()
+        } else {
+            running.claims.clone()
+        }
+    }
+
+    /// Releases the record `attempt` holds on `grant`'s operation, in whichever
+    /// table it is now (a change of store moves records between them).
+    fn release_claim(
+        &self,
+        running: &Running,
+        grant: &GrantPoints,
+        attempt: AttemptId,
+        only_unqueued: bool,
+    ) {
+        self.durable_claims.release(grant, attempt, only_unqueued);
+        running.claims.release(grant, attempt, only_unqueued);
     }
 
     /// The stored receipt for `grant`'s operation in the store `memory`'s process
     /// uses now, if it holds one for the same points (other points are for the
     /// store to refuse).
     fn receipt_in(&self, memory: &PointStore, grant: &GrantPoints) -> Option<GrantResult> {
+        self.stored_receipt(memory, grant)
+            .filter(|r| r.points == grant.points)
+    }
+
+    /// The receipt stored for `grant`'s operation in the store in use, whatever
+    /// its points.
+    fn stored_receipt(&self, memory: &PointStore, grant: &GrantPoints) -> Option<GrantResult> {
         let (account, key) = (&grant.account_id, &grant.key);
-        let stored = if self.store_kind.get().is_durable() {
+        if self.store_kind.get().is_durable() {
             self.durable.receipt(account, key)
         } else {
             memory.receipt(account, key)
-        };
-        stored.filter(|r| r.points == grant.points)
+        }
     }
 
     fn report(&self, what: Happening) {
@@ -170,6 +222,7 @@ impl WorkerHooks for Observed {
 
     fn queued(&self, attempt: &AttemptId) {
         if !self.naive {
+            self.shared.broker.queued(*attempt);
             self.claims.mark_queued(*attempt);
             self.shared.durable_claims.mark_queued(*attempt);
             self.shared.report(Happening::Queued { attempt: *attempt });
@@ -182,6 +235,7 @@ impl WorkerHooks for Observed {
 
     fn taken(&self, attempt: &AttemptId) {
         if !self.naive {
+            self.shared.broker.taken(*attempt, self.shared.ack.get());
             self.shared.report(Happening::Taken { attempt: *attempt });
         }
     }
@@ -232,7 +286,9 @@ impl WorkerHooks for Observed {
             return;
         }
         if !self.naive {
-            // The store has dealt with it: a duplicate may now ask the store.
+            // The store has dealt with it: the queue has its acknowledgement,
+            // and a duplicate may now ask the store.
+            self.shared.broker.done(*attempt);
             self.claims.release(grant, *attempt, false);
             self.shared.durable_claims.release(grant, *attempt, false);
         }
@@ -483,6 +539,11 @@ impl World {
             in_flight: InFlightPolicy::default().into(),
             durable_claims: InProgressRecords::new(),
             profiles: Profiles::new(),
+            broker: Broker::default(),
+            ack: Acknowledge::default().into(),
+            redeliver_next: false.into(),
+            last_attempt: 0.into(),
+            signed_in: RefCell::default(),
         });
         let process = Process::start(1, 1, &shared, &spawner);
         let mut world = World {
@@ -505,14 +566,33 @@ impl World {
         lose_acknowledgement: bool,
         patient: bool,
     ) {
+        self.shared.note_attempt(attempt);
+        let running = self.shared.route(&grant.key);
+        // The queue's fault: this message is delivered twice, the copy right
+        // behind it in the same queue, with nobody waiting for its answer.
+        let copy = self.shared.redeliver_next.replace(false).then(|| {
+            let copy = self.shared.fresh_attempt();
+            call(
+                Rc::clone(&self.shared),
+                Call::redelivery(copy, attempt, grant.clone()),
+                running.clone(),
+            )
+        });
         let call = call(
             Rc::clone(&self.shared),
-            attempt,
-            grant,
-            lose_acknowledgement,
-            patient,
+            Call {
+                attempt,
+                grant,
+                lose_acknowledgement,
+                patient,
+                redelivery_of: None,
+            },
+            running,
         );
         self.spawn(call);
+        if let Some(copy) = copy {
+            self.spawn(copy);
+        }
         self.settle();
     }
 
@@ -526,13 +606,25 @@ impl World {
         concurrency: usize,
     ) {
         let shared = Rc::clone(&self.shared);
+        let (low, _) = grants.size_hint();
+        // The batch's numbers are taken now, though its calls are made later.
+        shared.note_attempt(first.saturating_add(low as AttemptId).saturating_sub(1));
         self.spawn(async move {
             let mut open = FuturesUnordered::new();
             for (attempt, grant) in (first..).zip(grants) {
                 if open.len() >= concurrency.max(1) {
                     open.next().await;
                 }
-                open.push(call(Rc::clone(&shared), attempt, grant, false, true));
+                shared.note_attempt(attempt);
+                let running = shared.route(&grant.key);
+                let call = Call {
+                    attempt,
+                    grant,
+                    lose_acknowledgement: false,
+                    patient: true,
+                    redelivery_of: None,
+                };
+                open.push(self::call(Rc::clone(&shared), call, running));
             }
             while open.next().await.is_some() {}
         });
@@ -555,6 +647,10 @@ impl World {
         let index = usize::from(slot) - 1;
         let ended = self.processes[index].number;
         self.processes[index].stop(&self.shared);
+        let again = self
+            .shared
+            .broker
+            .process_ended(ended, self.shared.ack.get());
         self.shared
             .report(Happening::ProcessEnded { process: ended });
         // The new process is up before the old one's callers hear of its end, so
@@ -566,6 +662,18 @@ impl World {
             process: number,
             slot,
         });
+        let running = self.shared.running.borrow()[index].clone();
+        self.redeliver(again, &running);
+    }
+
+    /// The queue delivers again, to `running`, the messages a process that
+    /// ended had not acknowledged.
+    fn redeliver(&self, messages: Vec<(AttemptId, GrantPoints)>, running: &Running) {
+        for (original, grant) in messages {
+            let copy = self.shared.fresh_attempt();
+            let copy = Call::redelivery(copy, original, grant);
+            self.spawn(call(Rc::clone(&self.shared), copy, running.clone()));
+        }
     }
 
     /// Runs one process, or two side by side. A second process starts empty; the
@@ -591,9 +699,16 @@ impl World {
             let gone = self.processes.pop().expect("more than one process");
             gone.stop(&self.shared);
             self.shared.running.borrow_mut().pop();
+            let again = self
+                .shared
+                .broker
+                .process_ended(gone.number, self.shared.ack.get());
             self.shared.report(Happening::ProcessEnded {
                 process: gone.number,
             });
+            // What it had not finished goes to the process that stays.
+            let stays = self.shared.running.borrow()[0].clone();
+            self.redeliver(again, &stays);
         }
         self.settle();
     }
@@ -727,9 +842,30 @@ impl World {
         self.shared.naive_on.get()
     }
 
-    /// The store every worker hands its next delivery to.
+    /// The store every worker hands its next delivery to. The in-progress
+    /// records move with the store: into the durable store's table, or back
+    /// into the memory of the process that holds each, so an attempt still in
+    /// flight keeps its record where duplicates look for it.
     pub fn set_store_kind(&mut self, kind: StoreKind) {
-        self.shared.store_kind.set(kind);
+        let was = self.shared.store_kind.replace(kind).is_durable();
+        match (was, kind.is_durable()) {
+            (false, true) => {
+                for p in &self.processes {
+                    p.idempotent
+                        .claims
+                        .move_into(&self.shared.durable_claims, |_| true);
+                }
+            }
+            (true, false) => {
+                for p in &self.processes {
+                    let number = p.number;
+                    self.shared
+                        .durable_claims
+                        .move_into(&p.idempotent.claims, |h| h.process == number);
+                }
+            }
+            _ => {}
+        }
     }
 
     pub fn store_kind(&self) -> StoreKind {
@@ -784,6 +920,39 @@ impl World {
     /// An account's preferred language, if it was ever set.
     pub fn language(&self, account_id: &str) -> Option<Language> {
         self.shared.profiles.language(account_id)
+    }
+
+    /// Arms (or disarms) the queue's fault: the next message sent is delivered twice.
+    pub fn set_redeliver(&mut self, on: bool) {
+        self.shared.redeliver_next.set(on);
+    }
+
+    /// Whether the next message will be delivered twice.
+    pub fn redeliver_armed(&self) -> bool {
+        self.shared.redeliver_next.get()
+    }
+
+    /// When consumers acknowledge, from the next delivery they take on.
+    pub fn set_acknowledge(&mut self, ack: Acknowledge) {
+        self.shared.ack.set(ack);
+    }
+
+    pub fn acknowledge(&self) -> Acknowledge {
+        self.shared.ack.get()
+    }
+
+    /// Signs a caller in (its account is the one calls act on), or out.
+    pub fn sign_in(&mut self, account_id: Option<String>) {
+        *self.shared.signed_in.borrow_mut() = account_id;
+    }
+
+    pub fn signed_in(&self) -> Option<String> {
+        self.shared.signed_in.borrow().clone()
+    }
+
+    /// The highest attempt number in use, the queue's copies included.
+    pub fn last_attempt(&self) -> AttemptId {
+        self.shared.last_attempt.get()
     }
 
     pub fn set_routing(&mut self, routing: Routing) {
@@ -881,14 +1050,15 @@ impl World {
 /// One caller's call: it reaches a running process as routed (and, with the
 /// naive worker on, sends a copy there too), then waits for the answer until its
 /// deadline, and reports what it heard.
-async fn call(
-    shared: Rc<Shared>,
-    attempt: AttemptId,
-    grant: GrantPoints,
-    lose_acknowledgement: bool,
-    patient: bool,
-) {
-    let running = shared.route(&grant.key);
+async fn call(shared: Rc<Shared>, call: Call, running: Running) {
+    let Call {
+        attempt,
+        grant,
+        lose_acknowledgement,
+        patient,
+        redelivery_of,
+    } = call;
+    shared.broker.sent(attempt, &grant, running.number);
     let deadline = (!patient).then(|| {
         shared
             .clock
@@ -901,7 +1071,22 @@ async fn call(
         deadline,
         grant: grant.clone(),
         acknowledgement_will_be_lost: lose_acknowledgement,
+        redelivery_of,
     });
+    // A key is not a credential: a request for another account than the
+    // signed-in caller's is refused before any store is asked.
+    let signed_in = shared.signed_in.borrow().clone();
+    if let Err(refused) = authorize(signed_in.as_deref(), &grant) {
+        shared.broker.withdrawn(attempt);
+        let leak = shared.stored_receipt(&running.memory, &grant);
+        shared.report(Happening::Forbidden { attempt, leak });
+        shared.report(Happening::Answered {
+            attempt,
+            answer: Err(refused),
+            balance: shared.balance_in(&running.memory, &grant.account_id),
+        });
+        return;
+    }
     // The naive worker treats every delivery as new: it forgets the caller's key
     // and files each copy under a key of its own, so nothing is recognised. The
     // copy goes as far as the caller's own request does: a caller that gives up
@@ -916,32 +1101,39 @@ async fn call(
         }
     });
     let account = grant.account_id.clone();
-    let claims = shared.claims_for(&running);
+    let keeps_records = shared.claims_for(&running).is_some();
     let claimed = grant.clone();
     let answer = async {
-        if let Some(claims) = &claims {
-            let waited = wait_for_claim(&shared, claims, &claimed, attempt, &running).await?;
+        let mut direct = None;
+        if keeps_records {
+            let waited = wait_for_claim(&shared, &claimed, attempt, &running).await?;
             // The first attempt is done: its receipt is the answer, read from the
             // store with no second pass through the queue and the work.
             let stored = waited
                 .then(|| shared.receipt_in(&running.memory, &claimed))
                 .flatten();
             if let Some(receipt) = stored {
-                claims.release(&claimed, attempt, false);
+                shared.release_claim(&running, &claimed, attempt, false);
+                let delivered = answer(Ok(StoreOutcome::Replayed(receipt)), lose_acknowledgement);
                 shared.report(Happening::Handled {
                     attempt,
-                    store: Ok(StoreOutcome::Replayed(receipt.clone())),
-                    acknowledgement_lost: false,
+                    store: delivered.store.clone(),
+                    acknowledgement_lost: delivered.caller.is_err(),
                     balance: shared.balance_in(&running.memory, &claimed.account_id),
                 });
-                return Ok(receipt);
+                direct = Some(delivered.caller);
             }
         }
-        match running
-            .worker
-            .process_tagged(attempt, grant, lose_acknowledgement)
-            .await
-        {
+        let result = match direct {
+            Some(result) => result,
+            None => {
+                running
+                    .worker
+                    .process_tagged(attempt, grant, lose_acknowledgement)
+                    .await
+            }
+        };
+        match result {
             // The article's worker turns a lost acknowledgement into a timeout at
             // once. Over a real connection a caller with a deadline hears nothing
             // at all, and finds out only when its deadline passes.
@@ -966,10 +1158,11 @@ async fn call(
         // the end of the process releases it. A call that hears its process
         // ended lets go too: it may have claimed after the process's records
         // were released, on its way to a queue that was being torn down.
-        if let Some(claims) = &claims {
+        if keeps_records {
             let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
-            claims.release(&claimed, attempt, !ended);
+            shared.release_claim(&running, &claimed, attempt, !ended);
         }
+        shared.broker.withdrawn(attempt);
         match heard {
             Some(answer) => Happening::Answered {
                 attempt,
@@ -1001,7 +1194,6 @@ async fn call(
 /// turn, or is told at once to retry later. `Ok(true)` when it waited.
 async fn wait_for_claim(
     shared: &Shared,
-    claims: &InProgressRecords,
     grant: &GrantPoints,
     attempt: AttemptId,
     running: &Running,
@@ -1020,6 +1212,8 @@ async fn wait_for_claim(
             process: running.number,
             since: shared.clock.now(),
         };
+        // Looked up afresh each time: the store (and its records) may have changed.
+        let claims = shared.claims_in_use(running);
         let (holder, released) = match claims.claim(grant, holder) {
             Claimed::Mine => return Ok(told),
             Claimed::Held { holder, released } => (holder, released),
@@ -1038,5 +1232,30 @@ async fn wait_for_claim(
         // Sent or dropped, the holder has let go: look again. If this call's own
         // process ends first, it looks again too, and finds that out.
         let _ = select(released, pin!(running.ended.recv())).await;
+    }
+}
+
+/// One call as made: who sends what, and how long they wait.
+struct Call {
+    attempt: AttemptId,
+    grant: GrantPoints,
+    lose_acknowledgement: bool,
+    /// Waits as long as it takes (a batch job, or the queue itself).
+    patient: bool,
+    /// The queue delivers this message again: the attempt it copies.
+    redelivery_of: Option<AttemptId>,
+}
+
+impl Call {
+    /// A copy the queue delivers again: nobody waits for its answer but the
+    /// queue, which takes it as the acknowledgement.
+    fn redelivery(attempt: AttemptId, original: AttemptId, grant: GrantPoints) -> Self {
+        Call {
+            attempt,
+            grant,
+            lose_acknowledgement: false,
+            patient: true,
+            redelivery_of: Some(original),
+        }
     }
 }

@@ -1,18 +1,31 @@
 //! Callers and the queue: what a duplicate that arrives while the first attempt
-//! is still in flight is given, and the in-progress records held right now.
+//! is still in flight is given, the in-progress records held right now, a queue
+//! that delivers a message twice, when consumers acknowledge, and who is
+//! signed in.
 
 use leptos::prelude::*;
 
 use crate::core::InFlightPolicy;
 use crate::lab::{visible, Action};
+use crate::sim::Acknowledge;
 
 use super::controller::Controller;
+
+/// The option value of "nobody signed in" (not an account: accounts are
+/// refused when they are blank, and this one has a space in it).
+const NOBODY: &str = " nobody";
+/// The accounts a person may sign in as.
+const CALLERS: [&str; 2] = ["account-7", "account-8"];
 
 #[component]
 pub fn CallersView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
     let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_flight_policy()));
+    // Reads the lab: it turns itself off once the copy was delivered.
+    let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().redeliver_armed()));
+    let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().acknowledge()));
+    let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
     let records = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             lab.state()
@@ -86,6 +99,86 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                     </ul>
                 </Show>
             </Show>
+            <div class="switch-row">
+                <label class="switch" class:armed=move || redeliver.get()>
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        data-testid="redeliver"
+                        aria-describedby="redeliver-hint"
+                        prop:checked=move || redeliver.get()
+                        on:change=move |ev| {
+                            ctl.dispatch(Action::SetRedeliver { on: event_target_checked(&ev) });
+                        }
+                    />
+                    <span class="switch-label">{move || texts().redeliver_label}</span>
+                </label>
+                <p class="hint" id="redeliver-hint">{move || texts().redeliver_hint}</p>
+            </div>
+            <div class="choice">
+                <label for="acknowledge">{move || texts().acknowledge_label}</label>
+                <select
+                    id="acknowledge"
+                    data-testid="acknowledge"
+                    aria-describedby="acknowledge-hint"
+                    on:change=move |ev| {
+                        if let Some(when) = Acknowledge::from_code(&event_target_value(&ev)) {
+                            ctl.dispatch(Action::SetAcknowledge { when });
+                        }
+                    }
+                    prop:value=move || ack.get().code()
+                >
+                    {Acknowledge::ALL
+                        .into_iter()
+                        .map(|a| {
+                            view! {
+                                <option value=a.code() selected=move || ack.get() == a>
+                                    {move || (texts().acknowledge)(a)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="hint" id="acknowledge-hint">{move || (texts().acknowledge_hint)(ack.get())}</p>
+            </div>
+            <div class="choice">
+                <label for="signed-in">{move || texts().signed_in_label}</label>
+                <select
+                    id="signed-in"
+                    data-testid="signed-in"
+                    aria-describedby="signed-in-hint"
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        let account_id = (value != NOBODY).then_some(value);
+                        ctl.dispatch(Action::SignIn { account_id });
+                    }
+                    prop:value=move || signed_in.get().unwrap_or_else(|| NOBODY.to_string())
+                >
+                    <option value=NOBODY selected=move || signed_in.get().is_none()>
+                        {move || texts().signed_in_nobody}
+                    </option>
+                    {move || {
+                        // The callers the lab offers, and whoever a session signed in.
+                        let mut accounts: Vec<String> = CALLERS.iter().map(|a| a.to_string()).collect();
+                        if let Some(other) = signed_in.get().filter(|a| !accounts.contains(a)) {
+                            accounts.push(other);
+                        }
+                        accounts
+                            .into_iter()
+                            .map(|a| {
+                                let shown = visible(&a).into_owned();
+                                let current = a.clone();
+                                view! {
+                                    <option value=a selected=move || signed_in.get().as_deref() == Some(current.as_str())>
+                                        {shown}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+                <p class="hint" id="signed-in-hint">{move || texts().signed_in_hint}</p>
+            </div>
         </section>
     }
 }

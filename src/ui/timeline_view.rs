@@ -376,6 +376,11 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             None
         }
     });
+    // Refused for naming another account: what a trusting store would have given away.
+    let leak = row.forbidden.as_ref().map(|f| match &f.leak {
+        Some(receipt) => (t.would_leak)(lang, receipt),
+        None => (t.would_grant)(lang, grant),
+    });
     // It found another attempt of the operation in progress.
     let met = row
         .met_in_progress
@@ -387,6 +392,8 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         .and_then(|h| h.durable_writes)
         .map(|w| ((t.durable_writes)(w), w.code()));
     let (caller_label, caller_number) = match &row.caller {
+        // A copy the queue delivered: nobody called, nobody heard.
+        _ if row.attempt.redelivery_of.is_some() => (t.caller_queue.to_string(), None),
         Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
         Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
         Err(GrantError::WorkerStopped) => (t.caller_process_ended.to_string(), None),
@@ -427,6 +434,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             data-conflict=row.handled.as_ref().is_some_and(|h| h.conflict).then_some("true")
             data-by-ledger=row.handled.as_ref().is_some_and(|h| h.by_ledger).then_some("true")
             data-met-in-progress=row.met_in_progress.map(|m| m.holder)
+            data-redelivery-of=row.attempt.redelivery_of
             data-broke=broke_codes
             class=format!("row {}", outcome.code())
         >
@@ -441,7 +449,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                     <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
                 </span>
                 <span class="meta attempt">
-                    {(t.nth_attempt)(lang, row.attempt.attempt_of_request)}
+                    {match row.attempt.redelivery_of {
+                        Some(original) => (t.redelivery_of)(lang, original),
+                        None => (t.nth_attempt)(lang, row.attempt.attempt_of_request),
+                    }}
                     " · "
                     {(t.process_marker)(lang, row.attempt.process)}
                     {lost_ack.then(|| view! { " " <span class="tag lost">{t.lost_ack_marker}</span> })}
@@ -458,6 +469,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                 </span>
                 {store_when.map(|w| view! { <span class="detail when">{w}</span> })}
                 {met.map(|m| view! { <span class="detail met">{m}</span> })}
+                {leak.map(|l| view! { <span class="detail leak" data-testid="would-leak">{l}</span> })}
                 {how_known.map(|k| view! { <span class="detail known">{k}</span> })}
                 {writes.map(|w| view! { <span class="detail writes" data-writes=w.1>{w.0}</span> })}
                 {granted_again.map(|g| view! { <span class="detail regranted">{g}</span> })}
@@ -494,5 +506,7 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::TimeoutApplied => "⚠",
         Outcome::ProcessEnded => "⊘",
         Outcome::InProgress => "⋯",
+        Outcome::Redelivered => "⇉",
+        Outcome::Forbidden => "⊗",
     }
 }

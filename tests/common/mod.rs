@@ -52,3 +52,12 @@ pub fn idle(mut lab: Lab) -> Lab {
     lab.skip_to_idle().unwrap();
     lab
 }
+
+/// An attempt's timeline row, by its number.
+pub fn row(lab: &Lab, attempt: u64) -> &idempotency_lab::lab::AttemptRow {
+    lab.state()
+        .timeline()
+        .iter()
+        .find(|r| r.attempt.id == attempt)
+        .unwrap_or_else(|| panic!("attempt {attempt} has no row"))
+}
