@@ -31,7 +31,7 @@ test('the duplicate-in-flight select: its options, default and hint', () =>
     assert.equal(await page.getByRole('heading', { name: 'Callers and queue', exact: true }).count(), 1);
     const select = field(page, 'Duplicate in flight gets');
     assert.equal(await select.evaluate((e) => e.tagName), 'SELECT');
-    assert.deepEqual(await optionTexts(select), ['No in-progress record: the store decides', 'Wait for the first', 'In progress, retry later']);
+    assert.deepEqual(await optionTexts(select), ['No record: the store decides', 'Wait for the first', 'In progress, retry later']);
     assert.equal(await select.inputValue(), 'no-record');
     assert.match(await text(page.locator('#in-flight-hint')), /goes on to the store/);
     // Keyboard: focus the select and step to the next option with the arrow key.
@@ -171,7 +171,7 @@ test('acknowledge before the work loses the message on a crash; after the work, 
 test('a key is not a credential: signed in as account-8, account-7’s key reads nothing and changes nothing', () =>
   withLab({}, async (page) => {
     const signedIn = field(page, 'Signed in as');
-    assert.deepEqual(await optionTexts(signedIn), ['Nobody: trust the account the request names', 'account-7', 'account-8']);
+    assert.deepEqual(await optionTexts(signedIn), ['Nobody signed in', 'account-7', 'account-8']);
     await button(page, 'Send').click();
     await skipToIdle(page);
     assert.equal(await balanceOf(page, 'account-7'), '100');
@@ -191,4 +191,35 @@ test('a key is not a credential: signed in as account-8, account-7’s key reads
     await skipToIdle(page);
     assert.equal(await attemptRow(page, 3).getAttribute('data-outcome'), 'applied');
     assert.equal(await balanceOf(page, 'account-8'), '100');
+  }));
+
+/** Emails on, through `via`; Send with a lost acknowledgement, then Retry (same key). */
+async function emailAfterLostAck(page, via) {
+  await page.getByRole('switch', { name: 'Send confirmation email', exact: true }).check();
+  await choose(page, 'Email through', via);
+  await page.getByRole('switch', { name: 'Lose acknowledgement', exact: true }).check();
+  await button(page, 'Send').click();
+  await skipToIdle(page);
+  await button(page, 'Retry (same key)').click();
+  await skipToIdle(page);
+}
+
+test('confirmation email sent inline: the retry sends it again, two emails in the inbox', () =>
+  withLab({}, async (page) => {
+    const via = field(page, 'Email through');
+    assert.deepEqual(await optionTexts(via), ['Inline call', 'Outbox']);
+    assert.equal(await page.getByTestId('inbox').getAttribute('data-count'), '0');
+    await emailAfterLostAck(page, 'Inline call');
+    const emails = page.getByTestId('inbox').getByTestId('email');
+    assert.equal(await emails.count(), 2);
+    assert.match(await text(emails.nth(1)), /To account-7: 100 points added \(order-1042\)/);
+    assert.equal(await balanceOf(page, 'account-7'), '100', 'points granted once, email sent twice');
+  }));
+
+test('confirmation email through the outbox: relayed twice, de-duplicated, one email', () =>
+  withLab({}, async (page) => {
+    await emailAfterLostAck(page, 'Outbox');
+    assert.match(await text(page.locator('#email-via-hint')), /keeps one email per operation/);
+    assert.equal(await page.getByTestId('inbox').getByTestId('email').count(), 1);
+    assert.match(await text(page.getByTestId('inbox-dropped')), /dropped 1 copy/);
   }));

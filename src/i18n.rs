@@ -1,7 +1,9 @@
 //! Every piece of UI text, in English and Persian. Kept out of the views so a
 //! missing translation is a compile error (each language fills the same struct).
 
-use crate::core::{CrashPoint, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language};
+use crate::core::{
+    CrashPoint, EmailVia, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language,
+};
 use crate::lab::{
     FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
     MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
@@ -405,6 +407,18 @@ pub struct Texts {
     pub would_leak: fn(Lang, &GrantResult) -> String,
     /// ... or, with none stored, the points it would have added to that account.
     pub would_grant: fn(Lang, &GrantPoints) -> String,
+    /// Confirmation emails: the switch, how they go, and the customers' inbox.
+    pub email_label: &'static str,
+    pub email_hint: &'static str,
+    pub email_via_label: &'static str,
+    pub email_via: fn(EmailVia) -> &'static str,
+    pub email_via_hint: fn(EmailVia) -> &'static str,
+    pub inbox_title: &'static str,
+    pub inbox_empty: &'static str,
+    /// One email: the account it went to, the key, the points.
+    pub email_line: fn(Lang, &str, &str, i32) -> String,
+    /// Copies the mail service dropped by operation id.
+    pub inbox_dropped: fn(Lang, usize) -> String,
 }
 
 static EN: Texts = Texts {
@@ -797,7 +811,7 @@ static EN: Texts = Texts {
     callers: "Callers and queue",
     in_flight_label: "Duplicate in flight gets",
     in_flight_policy: |p| match p {
-        InFlightPolicy::NoRecord => "No in-progress record: the store decides",
+        InFlightPolicy::NoRecord => "No record: the store decides",
         InFlightPolicy::Wait => "Wait for the first",
         InFlightPolicy::RetryLater => "In progress, retry later",
     },
@@ -841,7 +855,7 @@ static EN: Texts = Texts {
     redelivery_of: |_, n| format!("the queue delivered #{n} again"),
     caller_queue: "nobody: the queue took the answer as its acknowledgement",
     signed_in_label: "Signed in as",
-    signed_in_nobody: "Nobody: trust the account the request names",
+    signed_in_nobody: "Nobody signed in",
     signed_in_hint: "Signed in, a call acts on that account only: the account comes from who is signed in, not from the request. A key is not a credential.",
     would_leak: |_, r| format!(
         "a store that trusted the request would have handed over {}'s receipt: +{}, balance {}",
@@ -854,6 +868,24 @@ static EN: Texts = Texts {
         g.points,
         isolate(&g.account_id)
     ),
+    email_label: "Send confirmation email",
+    email_hint: "Each grant also emails the customer, through a mail service outside the store.",
+    email_via_label: "Email through",
+    email_via: |v| match v {
+        EmailVia::Inline => "Inline call",
+        EmailVia::Outbox => "Outbox",
+    },
+    email_via_hint: |v| match v {
+        EmailVia::Inline => "The handler calls the mail service after the store answers, with no operation id: a retry that gets the stored receipt sends the email again.",
+        EmailVia::Outbox => "The grant writes an outbox row in the same step as its points; a relay sends it with the operation id, at least once (here always twice), and the mail service keeps one email per operation.",
+    },
+    inbox_title: "Customer inbox",
+    inbox_empty: "No email yet.",
+    email_line: |_, account, key, points| format!("To {account}: {points} points added ({key})"),
+    inbox_dropped: |_, n| match n {
+        1 => "The mail service dropped 1 copy with an operation id it had already delivered.".to_string(),
+        n => format!("The mail service dropped {n} copies with operation ids it had already delivered."),
+    },
 };
 
 static FA: Texts = Texts {
@@ -1356,7 +1388,7 @@ static FA: Texts = Texts {
     callers: "فراخواننده‌ها و صف",
     in_flight_label: "تکراریِ در جریان چه می‌گیرد",
     in_flight_policy: |p| match p {
-        InFlightPolicy::NoRecord => "بدون رکورد «در جریان»: مخزن تصمیم می‌گیرد",
+        InFlightPolicy::NoRecord => "بی‌رکورد: مخزن تصمیم می‌گیرد",
         InFlightPolicy::Wait => "منتظر اولی می‌ماند",
         InFlightPolicy::RetryLater => "در جریان است؛ بعداً دوباره بفرست",
     },
@@ -1400,7 +1432,7 @@ static FA: Texts = Texts {
     redelivery_of: |_, n| format!("صف پیام {} را دوباره تحویل داد", attempt_tag(n)),
     caller_queue: "هیچ‌کس: صف پاسخ را تأیید دریافت گرفت",
     signed_in_label: "واردشده با حساب",
-    signed_in_nobody: "هیچ‌کس: به حسابی که درخواست نام می‌برد اعتماد کن",
+    signed_in_nobody: "هیچ‌کس وارد نشده",
     signed_in_hint: "وقتی کسی وارد شده، هر فراخوانی فقط روی حساب او کار می‌کند: حساب از کسی می‌آید که وارد شده، نه از درخواست. کلید، مجوز نیست.",
     would_leak: |_, r| format!(
         "مخزنی که به درخواست اعتماد می‌کرد، رسید {} را لو می‌داد: +{}، موجودی {}",
@@ -1412,6 +1444,26 @@ static FA: Texts = Texts {
         "مخزنی که به درخواست اعتماد می‌کرد، {} امتیاز به {} می‌افزود",
         g.points,
         isolate(&g.account_id)
+    ),
+    email_label: "فرستادن ایمیل تأیید",
+    email_hint: "هر اعطا برای مشتری ایمیل هم می‌فرستد، از راه یک سرویس ایمیل بیرون از مخزن.",
+    email_via_label: "ایمیل از راه",
+    email_via: |v| match v {
+        EmailVia::Inline => "فراخوانی مستقیم",
+        EmailVia::Outbox => "صندوق خروجی (Outbox)",
+    },
+    email_via_hint: |v| match v {
+        EmailVia::Inline => "پردازشگر پس از پاسخ مخزن، سرویس ایمیل را بی شناسهٔ عملیات صدا می‌زند: تلاش دوباره‌ای که رسید ذخیره‌شده را می‌گیرد، ایمیل را دوباره می‌فرستد.",
+        EmailVia::Outbox => "اعطا در همان گامِ افزودن امتیاز، یک ردیف در صندوق خروجی می‌نویسد؛ رله آن را با شناسهٔ عملیات دست‌کم یک بار (این‌جا همیشه دو بار) می‌فرستد و سرویس ایمیل برای هر عملیات یک ایمیل نگه می‌دارد.",
+    },
+    inbox_title: "صندوق ورودی مشتری",
+    inbox_empty: "هنوز ایمیلی نیامده.",
+    email_line: |lang, account, key, points| {
+        format!("به {}: {} امتیاز افزوده شد ({})", isolate(account), lang.prose_number(points), isolate(key))
+    },
+    inbox_dropped: |lang, n| format!(
+        "سرویس ایمیل {} نسخه را که شناسهٔ عملیاتش پیش‌تر رسیده بود کنار گذاشت.",
+        lang.prose_number(n)
     ),
 };
 

@@ -11,7 +11,8 @@ pub mod sim;
 pub mod ui;
 
 pub use crate::core::{
-    deliver, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints, GrantResult, GrantStore,
-    InFlightPolicy, InProgressRecord, InProgressRecords, Language, LanguageSet, Pace, PointStore,
-    PointWorker, StoreOutcome, StoreStep, Table, Unpaced, WriteOrder,
+    deliver, CrashPoint, Delivered, DurableStore, Email, EmailVia, GrantError, GrantPoints,
+    GrantResult, GrantStore, InFlightPolicy, InProgressRecord, InProgressRecords, Language,
+    LanguageSet, Pace, PointStore, PointWorker, StoreOutcome, StoreStep, Table, Unpaced,
+    WriteOrder,
 };

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, GrantPoints, InFlightPolicy, Language};
+use crate::core::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
 use crate::sim::{Acknowledge, Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
@@ -87,6 +87,10 @@ pub enum Action {
     SetRedeliver { on: bool },
     /// When consumers acknowledge a message: as they take it, or after the work.
     SetAcknowledge { when: Acknowledge },
+    /// Whether each grant also sends a confirmation email.
+    SetEmail { on: bool },
+    /// How confirmation emails go: inline, or through an outbox and its relay.
+    SetEmailVia { via: EmailVia },
     /// Sign a caller in (`None`: sign out). Signed in, calls act on the caller's
     /// account only; a request naming another is refused.
     SignIn { account_id: Option<String> },

@@ -242,6 +242,8 @@ impl LabState {
             Action::SetRedeliver { on } => self.world.set_redeliver(*on),
             Action::SetAcknowledge { when } => self.world.set_acknowledge(*when),
             Action::SignIn { account_id } => self.world.sign_in(account_id.clone()),
+            Action::SetEmail { on } => self.world.set_email(*on),
+            Action::SetEmailVia { via } => self.world.set_email_via(*via),
             Action::SetPreferredLanguage {
                 account_id,
                 language,

@@ -427,6 +427,8 @@ impl Fold {
                     previous: *previous,
                 },
             ),
+            // The inbox is read from the mail service itself.
+            Happening::Emailed { .. } => {}
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }

@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use crate::core::{
-    CrashPoint, GrantError, GrantPoints, GrantResult, Language, StoreOutcome, StoreStep,
+    CrashPoint, GrantError, GrantPoints, GrantResult, Language, MailOutcome, StoreOutcome,
+    StoreStep,
 };
 
 use super::clock::Millis;
@@ -118,6 +119,15 @@ pub enum Happening {
         attempt: AttemptId,
         leak: Option<GrantResult>,
     },
+    /// The mail service got a confirmation email for (`account_id`, `key`):
+    /// from the outbox's relay (with the operation's id) or inline, and what
+    /// it did with it.
+    Emailed {
+        account_id: String,
+        key: String,
+        outbox: bool,
+        outcome: MailOutcome,
+    },
     /// An account's preferred language was set; `previous` is what it was.
     LanguageSet {
         account_id: String,
@@ -152,7 +162,8 @@ impl Happening {
             | Happening::ProcessStarted { .. }
             | Happening::Expired { .. }
             | Happening::ClockMoved { .. }
-            | Happening::LanguageSet { .. } => None,
+            | Happening::LanguageSet { .. }
+            | Happening::Emailed { .. } => None,
         }
     }
 }

@@ -6,6 +6,7 @@ mod broker;
 mod clock;
 mod event;
 mod gate;
+mod outbox;
 mod settings;
 mod world;
 

@@ -17,15 +17,17 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
 use crate::core::{
-    answer, authorize, Claimed, CrashPoint, Delivered, DurableStore, GrantError, GrantPoints,
-    GrantResult, GrantStore, Holder, InFlightPolicy, InProgressRecord, InProgressRecords, Language,
-    Pace, PointStore, PointWorker, Profiles, StoreOutcome, StoreStep, WorkerHooks,
+    answer, authorize, Claimed, CrashPoint, Delivered, DurableStore, Email, EmailVia, GrantError,
+    GrantPoints, GrantResult, GrantStore, Holder, InFlightPolicy, InProgressRecord,
+    InProgressRecords, Language, MailService, Pace, PointStore, PointWorker, Profiles,
+    StoreOutcome, StoreStep, WorkerHooks,
 };
 
 use super::broker::Broker;
 use super::clock::{Clock, Millis};
 use super::event::{AttemptId, Event, Happening, ProcessNumber};
 use super::gate::Gate;
+use super::outbox::{relay, Outbox, WithOutbox, RELAY_DELAY_MS};
 use super::settings::{Acknowledge, Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS};
 
 /// How long a caller waits for its answer, and how long applying takes, unless set.
@@ -85,6 +87,12 @@ struct Shared {
     /// Whose account calls act on: whoever is signed in, or (nobody) the
     /// account each request names.
     signed_in: RefCell<Option<String>>,
+    /// Whether each grant also sends a confirmation email, and how.
+    email: Cell<Option<EmailVia>>,
+    /// How emails go when they are switched on (kept while they are off).
+    email_via: Cell<EmailVia>,
+    outbox: Outbox,
+    mail: RefCell<MailService>,
 }
 
 /// What a caller needs of a running process.
@@ -285,6 +293,25 @@ impl WorkerHooks for Observed {
             // nothing changed there, so there is nothing to report.
             return;
         }
+        if !self.naive
+            && delivered.store.is_ok()
+            && self.shared.email.get() == Some(EmailVia::Inline)
+        {
+            // Sent inline, after the store answered: a replay sends it again,
+            // and the mail service, given no operation id, cannot tell.
+            let email = Email {
+                account_id: grant.account_id.clone(),
+                key: grant.key.clone(),
+                points: grant.points,
+            };
+            let outcome = self.shared.mail.borrow_mut().deliver(email, false);
+            self.shared.report(Happening::Emailed {
+                account_id: grant.account_id.clone(),
+                key: grant.key.clone(),
+                outbox: false,
+                outcome,
+            });
+        }
         if !self.naive {
             // The store has dealt with it: the queue has its acknowledgement,
             // and a duplicate may now ask the store.
@@ -340,6 +367,14 @@ impl GrantStore for Switched {
         pace: &P,
     ) -> Result<StoreOutcome, GrantError> {
         let order = self.shared.store_kind.get().write_order();
+        // With emails through the outbox, the grant's step writes the row too.
+        let outbox = (!self.naive && self.shared.email.get() == Some(EmailVia::Outbox))
+            .then_some(&self.shared.outbox);
+        let pace = &WithOutbox {
+            inner: pace,
+            grant,
+            outbox,
+        };
         match order.filter(|_| !self.naive) {
             None => self.memory.apply_paced(grant, pace).await,
             Some(order) => {
@@ -520,6 +555,7 @@ impl World {
     pub fn new() -> Self {
         let pool = LocalPool::new();
         let spawner = pool.spawner();
+        let (outbox, wake_relay) = Outbox::new();
         let shared = Rc::new(Shared {
             clock: Clock::default(),
             log: RefCell::new(Vec::new()),
@@ -544,6 +580,10 @@ impl World {
             redeliver_next: false.into(),
             last_attempt: 0.into(),
             signed_in: RefCell::default(),
+            email: None.into(),
+            email_via: EmailVia::default().into(),
+            outbox,
+            mail: RefCell::default(),
         });
         let process = Process::start(1, 1, &shared, &spawner);
         let mut world = World {
@@ -553,6 +593,7 @@ impl World {
             processes: vec![process],
             last_number: 1,
         };
+        world.spawn(run_relay(Rc::clone(&world.shared), wake_relay));
         world.settle();
         world
     }
@@ -941,6 +982,41 @@ impl World {
         self.shared.ack.get()
     }
 
+    /// Whether each grant handled from now on also sends a confirmation email.
+    pub fn set_email(&mut self, on: bool) {
+        self.shared
+            .email
+            .set(on.then(|| self.shared.email_via.get()));
+    }
+
+    /// How confirmation emails go, from the next grant handled on.
+    pub fn set_email_via(&mut self, via: EmailVia) {
+        self.shared.email_via.set(via);
+        if self.shared.email.get().is_some() {
+            self.shared.email.set(Some(via));
+        }
+    }
+
+    /// Whether emails are on, and how they go.
+    pub fn email(&self) -> (bool, EmailVia) {
+        (
+            self.shared.email.get().is_some(),
+            self.shared.email_via.get(),
+        )
+    }
+
+    /// The customers' inboxes: every email delivered, oldest first, and how
+    /// many copies the mail service dropped.
+    pub fn inbox(&self) -> (Vec<Email>, usize) {
+        let mail = self.shared.mail.borrow();
+        (mail.inbox().to_vec(), mail.duplicates())
+    }
+
+    /// Outbox rows the relay has not sent yet.
+    pub fn outbox_pending(&self) -> usize {
+        self.shared.outbox.pending()
+    }
+
     /// Signs a caller in (its account is the one calls act on), or out.
     pub fn sign_in(&mut self, account_id: Option<String>) {
         *self.shared.signed_in.borrow_mut() = account_id;
@@ -1256,6 +1332,26 @@ impl Call {
             lose_acknowledgement: false,
             patient: true,
             redelivery_of: Some(original),
+        }
+    }
+}
+
+/// The outbox's relay: woken by each row written, it waits a moment, then
+/// hands every row to the mail service (at least once) and reports each
+/// delivery. It never ends; it sleeps only while there is something to send.
+async fn run_relay(shared: Rc<Shared>, wake: async_channel::Receiver<()>) {
+    while wake.recv().await.is_ok() {
+        shared.clock.sleep(RELAY_DELAY_MS).await;
+        while wake.try_recv().is_ok() {}
+        let rows = shared.outbox.take();
+        let delivered = relay(rows, &mut shared.mail.borrow_mut());
+        for (email, outcome) in delivered {
+            shared.report(Happening::Emailed {
+                account_id: email.account_id,
+                key: email.key,
+                outbox: true,
+                outcome,
+            });
         }
     }
 }

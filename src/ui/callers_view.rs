@@ -1,11 +1,11 @@
 //! Callers and the queue: what a duplicate that arrives while the first attempt
 //! is still in flight is given, the in-progress records held right now, a queue
-//! that delivers a message twice, when consumers acknowledge, and who is
-//! signed in.
+//! that delivers a message twice, when consumers acknowledge, who is signed
+//! in, and the confirmation emails with the customer's inbox.
 
 use leptos::prelude::*;
 
-use crate::core::InFlightPolicy;
+use crate::core::{EmailVia, InFlightPolicy};
 use crate::lab::{visible, Action};
 use crate::sim::Acknowledge;
 
@@ -14,6 +14,8 @@ use super::controller::Controller;
 /// The option value of "nobody signed in" (not an account: accounts are
 /// refused when they are blank, and this one has a space in it).
 const NOBODY: &str = " nobody";
+/// How many emails the inbox lists, newest last.
+const INBOX_SHOWN: usize = 30;
 /// The accounts a person may sign in as.
 const CALLERS: [&str; 2] = ["account-7", "account-8"];
 
@@ -26,6 +28,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
     let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().redeliver_armed()));
     let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().acknowledge()));
     let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
+    let email = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email()));
+    let inbox = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().inbox()));
     let records = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             lab.state()
@@ -179,6 +183,80 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 </select>
                 <p class="hint" id="signed-in-hint">{move || texts().signed_in_hint}</p>
             </div>
+            <div class="switch-row">
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        data-testid="send-email"
+                        aria-describedby="email-hint"
+                        prop:checked=move || email.get().0
+                        on:change=move |ev| {
+                            ctl.dispatch(Action::SetEmail { on: event_target_checked(&ev) });
+                        }
+                    />
+                    <span class="switch-label">{move || texts().email_label}</span>
+                </label>
+                <p class="hint" id="email-hint">{move || texts().email_hint}</p>
+            </div>
+            <div class="choice">
+                <label for="email-via">{move || texts().email_via_label}</label>
+                <select
+                    id="email-via"
+                    data-testid="email-via"
+                    aria-describedby="email-via-hint"
+                    on:change=move |ev| {
+                        if let Some(via) = EmailVia::from_code(&event_target_value(&ev)) {
+                            ctl.dispatch(Action::SetEmailVia { via });
+                        }
+                    }
+                    prop:value=move || email.get().1.code()
+                >
+                    {EmailVia::ALL
+                        .into_iter()
+                        .map(|v| {
+                            view! {
+                                <option value=v.code() selected=move || email.get().1 == v>
+                                    {move || (texts().email_via)(v)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="hint" id="email-via-hint">{move || (texts().email_via_hint)(email.get().1)}</p>
+            </div>
+            <h3 id="inbox-title">{move || texts().inbox_title}</h3>
+            <ul class="records" aria-labelledby="inbox-title" data-testid="inbox" data-count=move || inbox.with(|i| i.0.len())>
+                {move || {
+                    let (emails, _) = inbox.get();
+                    if emails.is_empty() {
+                        return view! { <li class="empty">{texts().inbox_empty}</li> }.into_any();
+                    }
+                    // The newest few: a stress run can send thousands.
+                    let older = emails.len().saturating_sub(INBOX_SHOWN);
+                    let more = (older > 0).then(|| {
+                        view! { <li class="empty">{(texts().receipts_more)(lang(), older)}</li> }
+                    });
+                    more.into_iter()
+                        .map(IntoAny::into_any)
+                        .chain(emails.into_iter().skip(older).map(|e| {
+                            let line = (texts().email_line)(
+                                lang(),
+                                &visible(&e.account_id),
+                                &visible(&e.key),
+                                e.points,
+                            );
+                            view! { <li data-testid="email" data-key=e.key>{line}</li> }.into_any()
+                        }))
+                        .collect_view()
+                        .into_any()
+                }}
+            </ul>
+            {move || {
+                let dropped = inbox.with(|i| i.1);
+                (dropped > 0)
+                    .then(|| view! { <p class="hint" data-testid="inbox-dropped">{(texts().inbox_dropped)(lang(), dropped)}</p> })
+            }}
         </section>
     }
 }
