@@ -402,6 +402,17 @@ fn a_history_replayed_in_wasm_gives_the_native_event_log() {
     assert_eq!(log, recorded);
 }
 
+/// The same for the callers' history: in-progress records, redelivery, sign-in,
+/// the outbox. (Waiters must wake in the same order on both platforms.)
+#[wasm_bindgen_test]
+fn the_callers_history_replayed_in_wasm_gives_the_native_event_log() {
+    let history = include_str!("fixtures/world/callers-history.json");
+    let recorded = include_str!("fixtures/world/callers-history.events.json");
+    let lab = idempotency_lab::lab::from_json(history).unwrap();
+    let log = serde_json::to_string_pretty(&*lab.state().world().events()).unwrap() + "\n";
+    assert_eq!(log, recorded);
+}
+
 /// A lab whose durable store writes the balance first, with a crash armed between
 /// the two writes, after one send has crashed its process there.
 fn balance_first_crashed() -> Lab {

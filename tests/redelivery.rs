@@ -177,3 +177,92 @@ fn the_settings_are_part_of_the_history() {
     ]);
     assert!(!lab.state().redeliver_armed());
 }
+
+// Found in review: messages of the queue's own that were lost, and copies
+// judged by whoever signed in since.
+
+#[test]
+fn a_copy_still_on_its_way_is_delivered_again_when_its_process_ends() {
+    let lab = idle(lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        Action::SetCallerTimeout { ms: 600_000 },
+        Action::SetProcessingTime { ms: 1_000 },
+        // One in hand and sixteen queued.
+        Action::Burst {
+            account_id: ACCOUNT.into(),
+            points: 1,
+            count: 17,
+        },
+        Action::Wait { ms: 10 },
+        Action::SetPaused { paused: true },
+        // Seventeen copies: sixteen queued, one waiting for room ...
+        Action::Restart,
+        // ... which must not be lost with this process.
+        Action::Restart,
+        Action::SetPaused { paused: false },
+    ]));
+    assert_eq!(lab.state().store().balance(ACCOUNT), 17);
+}
+
+#[test]
+fn a_message_taken_after_the_work_stays_owed_when_the_setting_changes() {
+    let lab = idle(lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        Action::SetProcessingTime { ms: 1_000 },
+        send("order-1042", 100),
+        Action::Wait { ms: 10 },
+        Action::SetAcknowledge {
+            when: Acknowledge::BeforeWork,
+        },
+        Action::Restart,
+    ]));
+    assert_eq!(lab.state().store().balance(ACCOUNT), 100);
+}
+
+#[test]
+fn a_copy_is_not_judged_by_whoever_signed_in_since() {
+    let lab = idle(lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        Action::SignIn {
+            account_id: Some(ACCOUNT.into()),
+        },
+        Action::SetPaused { paused: true },
+        send("order-1042", 100),
+        Action::SignIn {
+            account_id: Some("account-8".into()),
+        },
+        Action::Restart,
+        Action::SetPaused { paused: false },
+    ]));
+    assert_eq!(lab.state().store().balance(ACCOUNT), 100);
+    assert!(row(&lab, 2).forbidden.is_none());
+}
+
+#[test]
+fn a_request_refused_at_the_door_has_no_copy_and_leaves_the_fault_armed() {
+    let lab = idle(lab_of(&[
+        Action::SignIn {
+            account_id: Some("account-8".into()),
+        },
+        Action::SetRedeliver { on: true },
+        send("order-1042", 100),
+    ]));
+    assert_eq!(lab.state().timeline().len(), 1);
+    assert_eq!(row(&lab, 1).outcome(), Outcome::Forbidden);
+    assert!(lab.state().redeliver_armed());
+}

@@ -5,9 +5,9 @@
 //! written in one transaction.
 //!
 //! (a) No operation is granted twice, however often its message is delivered.
-//! (b) Acknowledged after the work, no message that reached a queue is lost:
-//!     it was handled, or the queue delivered it again (and that copy was handled,
-//!     or delivered again in turn).
+//! (b) Acknowledged after the work, no message that reached a queue is lost,
+//!     nor any copy the queue made: it was handled, or the queue delivered it
+//!     again (and that copy was handled, or delivered again in turn).
 //!
 //! The number of cases comes from `PROPTEST_CASES` (default 10,000).
 
@@ -51,6 +51,12 @@ fn step() -> impl Strategy<Value = Action> {
         1 => Just(Action::SetPaused { paused: false }),
         1 => (1..=2u8).prop_map(|count| Action::SetProcesses { count }),
         1 => routing,
+        // Enough to fill a queue, so that copies wait for room too.
+        1 => Just(Action::Burst {
+            account_id: "bob".into(),
+            points: 1,
+            count: 17,
+        }),
     ]
 }
 
@@ -84,6 +90,7 @@ fn check(ack: Acknowledge, lab: &Lab) -> Result<(), TestCaseError> {
     let mut queued: BTreeSet<AttemptId> = BTreeSet::new();
     let mut handled: BTreeSet<AttemptId> = BTreeSet::new();
     let mut copied: BTreeSet<AttemptId> = BTreeSet::new();
+    let mut copies: BTreeSet<AttemptId> = BTreeSet::new();
     for event in log.iter() {
         match &event.what {
             Happening::Sent {
@@ -96,6 +103,7 @@ fn check(ack: Acknowledge, lab: &Lab) -> Result<(), TestCaseError> {
                 if let Some(original) = redelivery_of {
                     prop_assert_eq!(&key_of[original], &grant.key);
                     copied.insert(*original);
+                    copies.insert(*attempt);
                 }
             }
             Happening::Queued { attempt } => {
@@ -117,7 +125,9 @@ fn check(ack: Acknowledge, lab: &Lab) -> Result<(), TestCaseError> {
     }
     prop_assert!(lab.state().invariants().holds(Invariant::AtMostOnce));
     if ack == Acknowledge::AfterWork {
-        for attempt in &queued {
+        // A caller's message once it reached a queue, and a copy of the
+        // queue's own from the moment it exists (nobody else would resend it).
+        for attempt in queued.union(&copies) {
             prop_assert!(
                 handled.contains(attempt) || copied.contains(attempt),
                 "#{} reached a queue and was neither handled nor delivered again",

@@ -4,7 +4,8 @@
 //! platforms are held to one log. `UPDATE_FIXTURES=1` rewrites the files.
 
 use idempotency_lab::lab::{from_json, to_json, Action, Lab};
-use idempotency_lab::GrantPoints;
+use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
+use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
 
 const HISTORY: &str = "tests/fixtures/world/mixed-history.json";
 const LOG: &str = "tests/fixtures/world/mixed-history.events.json";
@@ -68,25 +69,106 @@ fn log_of(lab: &Lab) -> String {
     serde_json::to_string_pretty(&*lab.state().world().events()).unwrap() + "\n"
 }
 
-#[test]
-fn the_fixed_history_gives_the_recorded_event_log() {
-    let lab = mixed_history();
+/// Checks `lab` against its recorded history and event log (rewritten with
+/// `UPDATE_FIXTURES=1`), and that a replay of the file logs the same.
+fn check_against(lab: &Lab, history_file: &str, log_file: &str) {
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(HISTORY, to_json(lab.history())).unwrap();
-        std::fs::write(LOG, log_of(&lab)).unwrap();
+        std::fs::write(history_file, to_json(lab.history())).unwrap();
+        std::fs::write(log_file, log_of(lab)).unwrap();
     }
-    let history = std::fs::read_to_string(HISTORY).unwrap();
+    let history = std::fs::read_to_string(history_file).unwrap();
     assert_eq!(
         to_json(lab.history()),
         history,
         "the history file is this history"
     );
     let replayed = from_json(&history).unwrap();
-    let recorded = std::fs::read_to_string(LOG).unwrap();
-    assert_eq!(log_of(&lab), recorded);
+    let recorded = std::fs::read_to_string(log_file).unwrap();
+    assert_eq!(log_of(lab), recorded);
     assert_eq!(
         log_of(&replayed),
         recorded,
         "a replay logs the same, byte for byte"
+    );
+}
+
+#[test]
+fn the_fixed_history_gives_the_recorded_event_log() {
+    check_against(&mixed_history(), HISTORY, LOG);
+}
+
+/// Callers, the queue and effects: duplicates waiting on in-progress records
+/// whose holder's process crashes (the order they wake in), a message
+/// delivered twice, acknowledgement after the work across a restart, a request
+/// refused for naming another account, emails through the outbox, and a
+/// preference set twice.
+fn callers_history() -> Lab {
+    let send = |account: &str, key: &str, lose: bool| Action::Send {
+        grant: GrantPoints::new(key, account, 10),
+        lose_acknowledgement: lose,
+    };
+    let mut lab = Lab::new();
+    let actions = [
+        Action::SetEmail { on: true },
+        Action::SetEmailVia {
+            via: EmailVia::Outbox,
+        },
+        Action::SetInFlight {
+            policy: InFlightPolicy::Wait,
+        },
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetProcesses { count: 2 },
+        Action::SetPaused { paused: true },
+        Action::SetRouting {
+            routing: Routing::Only(1),
+        },
+        send("account-7", "k-b", false),
+        send("account-7", "k-a", true),
+        Action::SetRouting {
+            routing: Routing::Only(2),
+        },
+        send("account-7", "k-a", false),
+        send("account-7", "k-b", false),
+        Action::SetCrashPoint {
+            point: Some(CrashPoint::BeforeWrites),
+        },
+        Action::SetPaused { paused: false },
+        Action::Wait { ms: 2_000 },
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        Action::SetRedeliver { on: true },
+        Action::SetProcessingTime { ms: 500 },
+        send("account-7", "k-c", false),
+        Action::Wait { ms: 100 },
+        Action::Restart,
+        Action::SignIn {
+            account_id: Some("account-8".into()),
+        },
+        send("account-7", "k-a", false),
+        Action::SetPreferredLanguage {
+            account_id: "account-8".into(),
+            language: Language::English,
+        },
+        Action::SetPreferredLanguage {
+            account_id: "account-8".into(),
+            language: Language::English,
+        },
+    ];
+    for action in actions {
+        lab.dispatch(action).unwrap();
+    }
+    lab.skip_to_idle().unwrap();
+    lab
+}
+
+#[test]
+fn the_callers_history_gives_the_recorded_event_log() {
+    check_against(
+        &callers_history(),
+        "tests/fixtures/world/callers-history.json",
+        "tests/fixtures/world/callers-history.events.json",
     );
 }

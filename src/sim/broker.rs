@@ -27,6 +27,8 @@ struct Message {
     grant: GrantPoints,
     process: ProcessNumber,
     state: State,
+    /// A copy the queue itself delivers: no caller will send it again.
+    copy: bool,
 }
 
 /// The messages of the idempotent workers that are not acknowledged yet.
@@ -36,13 +38,20 @@ pub(super) struct Broker {
 }
 
 impl Broker {
-    pub fn sent(&self, attempt: AttemptId, grant: &GrantPoints, process: ProcessNumber) {
+    pub fn sent(
+        &self,
+        attempt: AttemptId,
+        grant: &GrantPoints,
+        process: ProcessNumber,
+        copy: bool,
+    ) {
         self.messages.borrow_mut().insert(
             attempt,
             Message {
                 grant: grant.clone(),
                 process,
                 state: State::Sent,
+                copy,
             },
         );
     }
@@ -87,8 +96,12 @@ impl Broker {
     }
 
     /// `process` ended. Forgets its messages, and returns those the queue must
-    /// deliver again: with acknowledgement after the work, every one it had
-    /// queued or in hand, oldest first.
+    /// deliver again, oldest first: every one in hand (taken under
+    /// acknowledgement after the work, so never acknowledged, whatever the
+    /// setting is now); and with acknowledgement after the work, every one
+    /// queued, and every copy of its own still on its way (nobody else would
+    /// send it again). A caller's message still on its way is its caller's: the
+    /// caller hears the process ended.
     pub fn process_ended(
         &self,
         process: ProcessNumber,
@@ -100,7 +113,12 @@ impl Broker {
             if m.process != process {
                 return true;
             }
-            if ack == Acknowledge::AfterWork && m.state != State::Sent {
+            let again_now = match m.state {
+                State::Taken => true,
+                State::Queued => ack == Acknowledge::AfterWork,
+                State::Sent => ack == Acknowledge::AfterWork && m.copy,
+            };
+            if again_now {
                 again.push((*attempt, m.grant.clone()));
             }
             false

@@ -610,8 +610,10 @@ impl World {
         self.shared.note_attempt(attempt);
         let running = self.shared.route(&grant.key);
         // The queue's fault: this message is delivered twice, the copy right
-        // behind it in the same queue, with nobody waiting for its answer.
-        let copy = self.shared.redeliver_next.replace(false).then(|| {
+        // behind it in the same queue, with nobody waiting for its answer. A
+        // request refused at the door never reaches the queue, so it has no copy.
+        let admitted = authorize(self.shared.signed_in.borrow().as_deref(), &grant).is_ok();
+        let copy = (admitted && self.shared.redeliver_next.replace(false)).then(|| {
             let copy = self.shared.fresh_attempt();
             call(
                 Rc::clone(&self.shared),
@@ -1134,7 +1136,9 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) {
         patient,
         redelivery_of,
     } = call;
-    shared.broker.sent(attempt, &grant, running.number);
+    shared
+        .broker
+        .sent(attempt, &grant, running.number, redelivery_of.is_some());
     let deadline = (!patient).then(|| {
         shared
             .clock
@@ -1150,9 +1154,14 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) {
         redelivery_of,
     });
     // A key is not a credential: a request for another account than the
-    // signed-in caller's is refused before any store is asked.
+    // signed-in caller's is refused before any store is asked. (A copy the
+    // queue delivers again was let in when it was first sent.)
     let signed_in = shared.signed_in.borrow().clone();
-    if let Err(refused) = authorize(signed_in.as_deref(), &grant) {
+    let checked = match redelivery_of {
+        None => authorize(signed_in.as_deref(), &grant),
+        Some(_) => Ok(()),
+    };
+    if let Err(refused) = checked {
         shared.broker.withdrawn(attempt);
         let leak = shared.stored_receipt(&running.memory, &grant);
         shared.report(Happening::Forbidden { attempt, leak });

@@ -9,6 +9,7 @@ use crate::core::{EmailVia, InFlightPolicy};
 use crate::lab::{visible, Action};
 use crate::sim::Acknowledge;
 
+use super::choice::{ChoiceSelect, SettingSwitch};
 use super::controller::Controller;
 
 /// The option value of "nobody signed in" (not an account: accounts are
@@ -28,7 +29,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
     let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().redeliver_armed()));
     let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().acknowledge()));
     let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
-    let email = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email()));
+    let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().0));
+    let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().1));
     let inbox = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().inbox()));
     let records = Memo::new(move |_| {
         ctl.lab.with(|lab| {
@@ -48,32 +50,18 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
     view! {
         <section class="panel callers" aria-labelledby="callers-title" data-testid="callers">
             <h2 id="callers-title">{move || texts().callers}</h2>
-            <div class="choice">
-                <label for="in-flight">{move || texts().in_flight_label}</label>
-                <select
-                    id="in-flight"
-                    data-testid="in-flight"
-                    aria-describedby="in-flight-hint"
-                    on:change=move |ev| {
-                        if let Some(policy) = InFlightPolicy::from_code(&event_target_value(&ev)) {
-                            ctl.dispatch(Action::SetInFlight { policy });
-                        }
-                    }
-                    prop:value=move || policy.get().code()
-                >
-                    {InFlightPolicy::ALL
-                        .into_iter()
-                        .map(|p| {
-                            view! {
-                                <option value=p.code() selected=move || policy.get() == p>
-                                    {move || (texts().in_flight_policy)(p)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-                <p class="hint" id="in-flight-hint">{move || (texts().in_flight_hint)(policy.get())}</p>
-            </div>
+            <ChoiceSelect
+                ctl=ctl
+                id="in-flight"
+                label=|t| t.in_flight_label
+                choices=&InFlightPolicy::ALL
+                current=policy
+                code=InFlightPolicy::code
+                from_code=InFlightPolicy::from_code
+                option=|t, p| (t.in_flight_policy)(p)
+                hint=|t, p| (t.in_flight_hint)(p)
+                action=|policy| Action::SetInFlight { policy }
+            />
             // Shown while records are kept, or while one is still held.
             <Show when=move || policy.get() != InFlightPolicy::NoRecord || !records.with(Vec::is_empty)>
                 <h3 id="in-progress-title">{move || texts().in_progress_title}</h3>
@@ -103,48 +91,27 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                     </ul>
                 </Show>
             </Show>
-            <div class="switch-row">
-                <label class="switch" class:armed=move || redeliver.get()>
-                    <input
-                        type="checkbox"
-                        role="switch"
-                        data-testid="redeliver"
-                        aria-describedby="redeliver-hint"
-                        prop:checked=move || redeliver.get()
-                        on:change=move |ev| {
-                            ctl.dispatch(Action::SetRedeliver { on: event_target_checked(&ev) });
-                        }
-                    />
-                    <span class="switch-label">{move || texts().redeliver_label}</span>
-                </label>
-                <p class="hint" id="redeliver-hint">{move || texts().redeliver_hint}</p>
-            </div>
-            <div class="choice">
-                <label for="acknowledge">{move || texts().acknowledge_label}</label>
-                <select
-                    id="acknowledge"
-                    data-testid="acknowledge"
-                    aria-describedby="acknowledge-hint"
-                    on:change=move |ev| {
-                        if let Some(when) = Acknowledge::from_code(&event_target_value(&ev)) {
-                            ctl.dispatch(Action::SetAcknowledge { when });
-                        }
-                    }
-                    prop:value=move || ack.get().code()
-                >
-                    {Acknowledge::ALL
-                        .into_iter()
-                        .map(|a| {
-                            view! {
-                                <option value=a.code() selected=move || ack.get() == a>
-                                    {move || (texts().acknowledge)(a)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-                <p class="hint" id="acknowledge-hint">{move || (texts().acknowledge_hint)(ack.get())}</p>
-            </div>
+            <SettingSwitch
+                ctl=ctl
+                id="redeliver"
+                label=|t| t.redeliver_label
+                hint=|t| t.redeliver_hint
+                on=redeliver
+                action=|on| Action::SetRedeliver { on }
+                armed=true
+            />
+            <ChoiceSelect
+                ctl=ctl
+                id="acknowledge"
+                label=|t| t.acknowledge_label
+                choices=&Acknowledge::ALL
+                current=ack
+                code=Acknowledge::code
+                from_code=Acknowledge::from_code
+                option=|t, a| (t.acknowledge)(a)
+                hint=|t, a| (t.acknowledge_hint)(a)
+                action=|when| Action::SetAcknowledge { when }
+            />
             <div class="choice">
                 <label for="signed-in">{move || texts().signed_in_label}</label>
                 <select
@@ -183,48 +150,26 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 </select>
                 <p class="hint" id="signed-in-hint">{move || texts().signed_in_hint}</p>
             </div>
-            <div class="switch-row">
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        role="switch"
-                        data-testid="send-email"
-                        aria-describedby="email-hint"
-                        prop:checked=move || email.get().0
-                        on:change=move |ev| {
-                            ctl.dispatch(Action::SetEmail { on: event_target_checked(&ev) });
-                        }
-                    />
-                    <span class="switch-label">{move || texts().email_label}</span>
-                </label>
-                <p class="hint" id="email-hint">{move || texts().email_hint}</p>
-            </div>
-            <div class="choice">
-                <label for="email-via">{move || texts().email_via_label}</label>
-                <select
-                    id="email-via"
-                    data-testid="email-via"
-                    aria-describedby="email-via-hint"
-                    on:change=move |ev| {
-                        if let Some(via) = EmailVia::from_code(&event_target_value(&ev)) {
-                            ctl.dispatch(Action::SetEmailVia { via });
-                        }
-                    }
-                    prop:value=move || email.get().1.code()
-                >
-                    {EmailVia::ALL
-                        .into_iter()
-                        .map(|v| {
-                            view! {
-                                <option value=v.code() selected=move || email.get().1 == v>
-                                    {move || (texts().email_via)(v)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-                <p class="hint" id="email-via-hint">{move || (texts().email_via_hint)(email.get().1)}</p>
-            </div>
+            <SettingSwitch
+                ctl=ctl
+                id="send-email"
+                label=|t| t.email_label
+                hint=|t| t.email_hint
+                on=email_on
+                action=|on| Action::SetEmail { on }
+            />
+            <ChoiceSelect
+                ctl=ctl
+                id="email-via"
+                label=|t| t.email_via_label
+                choices=&EmailVia::ALL
+                current=email_via
+                code=EmailVia::code
+                from_code=EmailVia::from_code
+                option=|t, v| (t.email_via)(v)
+                hint=|t, v| (t.email_via_hint)(v)
+                action=|via| Action::SetEmailVia { via }
+            />
             <h3 id="inbox-title">{move || texts().inbox_title}</h3>
             <ul class="records" aria-labelledby="inbox-title" data-testid="inbox" data-count=move || inbox.with(|i| i.0.len())>
                 {move || {

@@ -3,6 +3,7 @@
 
 mod callers_view;
 mod chart_view;
+mod choice;
 mod controller;
 mod invariant_view;
 mod page_env;

@@ -10,6 +10,7 @@ use crate::core::CrashPoint;
 use crate::lab::{parse_millis, Action, FieldError, LabError, MAX_RETENTION_HOURS};
 use crate::sim::{Routing, StoreKind, MAX_PROCESSES};
 
+use super::choice::ChoiceSelect;
 use super::controller::{Controller, Notice};
 
 /// Why a retention typed in the field was not taken.
@@ -42,32 +43,18 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
     view! {
         <section class="panel storage" aria-labelledby="storage-title" data-testid="storage">
             <h2 id="storage-title">{move || texts().storage}</h2>
-            <div class="choice">
-                <label for="store-kind">{move || texts().store_kind_label}</label>
-                <select
-                    id="store-kind"
-                    data-testid="store-kind"
-                    aria-describedby="store-kind-hint"
-                    on:change=move |ev| {
-                        if let Some(kind) = StoreKind::from_code(&event_target_value(&ev)) {
-                            ctl.dispatch(Action::SetStore { kind });
-                        }
-                    }
-                    prop:value=move || kind.get().code()
-                >
-                    {StoreKind::ALL
-                        .into_iter()
-                        .map(|k| {
-                            view! {
-                                <option value=k.code() selected=move || kind.get() == k>
-                                    {move || (texts().store_kind)(k)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-                <p class="hint" id="store-kind-hint">{move || (texts().store_kind_hint)(kind.get())}</p>
-            </div>
+            <ChoiceSelect
+                ctl=ctl
+                id="store-kind"
+                label=|t| t.store_kind_label
+                choices=&StoreKind::ALL
+                current=kind
+                code=StoreKind::code
+                from_code=StoreKind::from_code
+                option=|t, k| (t.store_kind)(k)
+                hint=|t, k| (t.store_kind_hint)(k)
+                action=|kind| Action::SetStore { kind }
+            />
             <div class="choice">
                 <label for="crash-point">{move || texts().crash_label}</label>
                 // Shows the armed point, and None again once it fired: it reads the lab.
