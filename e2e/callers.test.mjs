@@ -222,4 +222,42 @@ test('confirmation email through the outbox: relayed twice, de-duplicated, one e
     assert.match(await text(page.locator('#email-via-hint')), /keeps one email per operation/);
     assert.equal(await page.getByTestId('inbox').getByTestId('email').count(), 1);
     assert.match(await text(page.getByTestId('inbox-dropped')), /dropped 1 copy/);
+    const said = page.locator('[data-testid="timeline-marker"][data-event="email"]');
+    assert.equal(await said.count(), 2);
+    assert.match(await text(said.nth(1)), /already had this operation id and dropped the copy/);
+  }));
+
+test('automatic retries: bounded attempts with backoff, then the caller gives up and looks the operation up', () =>
+  withLab({}, async (page) => {
+    const auto = page.getByRole('switch', { name: 'Automatic retries', exact: true });
+    const max = field(page, 'Max attempts');
+    assert.equal(await max.inputValue(), '3');
+    // Bad input gets a message and changes nothing.
+    await max.fill('11');
+    await max.press('Enter');
+    assert.match(await text(page.locator('#max-attempts-error')), /must be 1 to 10, not 11/);
+    await max.fill('3');
+    await max.press('Enter');
+    assert.equal(await page.locator('#max-attempts-error').textContent(), '');
+    await auto.check();
+    // The schedule: two retries after the first attempt, each range doubling.
+    const bars = page.getByTestId('backoff-chart').locator('li');
+    assert.equal(await bars.count(), 2);
+    assert.equal(await bars.nth(0).getAttribute('data-high'), '200');
+    assert.equal(await bars.nth(1).getAttribute('data-high'), '400');
+    // Every attempt times out: the work takes longer than the caller waits.
+    await setSetting(page, 'Caller timeout (ms)', 100);
+    await setSetting(page, 'Processing time (ms)', 2000);
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    assert.equal(await rows(page).count(), 3);
+    assert.equal(await page.locator('[data-testid="timeline-marker"][data-event="backoff"]').count(), 2);
+    const last = attemptRow(page, 3);
+    assert.equal(await last.getAttribute('data-outcome'), 'gave-up-looked-up');
+    assert.match(await text(last), /automatic retry after #2/);
+    assert.equal(await last.getByTestId('looked-up').getAttribute('data-found'), 'false');
+    assert.match(await text(last.getByTestId('looked-up')), /out of attempts; looked it up: not found/);
+    // The chart marks what the caller waited.
+    assert.notEqual(await bars.nth(0).getAttribute('data-waited'), null);
+    assert.equal(await balanceOf(page, 'account-7'), '100', 'the first attempt applied in the end, once');
   }));

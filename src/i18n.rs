@@ -419,6 +419,17 @@ pub struct Texts {
     pub email_line: fn(Lang, &str, &str, i32) -> String,
     /// Copies the mail service dropped by operation id.
     pub inbox_dropped: fn(Lang, usize) -> String,
+    /// The automatic retry policy: the switch, its attempts, the backoff chart.
+    pub auto_retry_label: &'static str,
+    pub auto_retry_hint: &'static str,
+    pub max_attempts_label: &'static str,
+    pub backoff_title: &'static str,
+    /// One bar of the chart: retry n waits between low and high ms.
+    pub backoff_row: fn(Lang, u32, u64, u64) -> String,
+    /// A retry's request cell: the attempt whose failure it follows.
+    pub retry_of: fn(Lang, AttemptId) -> String,
+    /// The last attempt's note: what looking the operation up found.
+    pub looked_up: fn(Lang, Option<&GrantResult>) -> String,
 }
 
 static EN: Texts = Texts {
@@ -479,6 +490,7 @@ static EN: Texts = Texts {
         Outcome::InProgress => "In progress",
         Outcome::Redelivered => "Redelivered",
         Outcome::Forbidden => "Forbidden",
+        Outcome::GaveUpLookedUp => "Gave up, looked up",
     },
     store_applied: "points added:",
     store_replayed: "returned the stored receipt",
@@ -564,6 +576,10 @@ static EN: Texts = Texts {
             crate::lab::MAX_CLOCK_MOVE_MS
         ),
         LabError::Account(e) => format!("Account: {} Nothing changed.", (EN.field_error)(*e)),
+        LabError::MaxAttempts(n) => format!(
+            "Max attempts: must be 1 to {}, not {n}. Nothing changed.",
+            crate::core::MAX_ATTEMPTS
+        ),
         LabError::Processes(n) => format!(
             "Processes: must be 1 or {}, not {n}. Nothing changed.",
             crate::sim::MAX_PROCESSES
@@ -886,6 +902,21 @@ static EN: Texts = Texts {
         1 => "The mail service dropped 1 copy with an operation id it had already delivered.".to_string(),
         n => format!("The mail service dropped {n} copies with operation ids it had already delivered."),
     },
+    auto_retry_label: "Automatic retries",
+    auto_retry_hint: "A person's caller retries by itself, same key and payload, only after what may go away (a timeout, in progress), waiting an exponential backoff with jitter; out of attempts, it looks the operation up instead.",
+    max_attempts_label: "Max attempts",
+    backoff_title: "Backoff before each retry",
+    backoff_row: |_, n, low, high| format!("retry {n}: waits {low}–{high} ms"),
+    retry_of: |_, n| format!("automatic retry after #{n}"),
+    looked_up: |_, receipt| match receipt {
+        Some(r) => format!(
+            "out of attempts; looked up {}: it was applied (+{}, balance {})",
+            isolate(&r.key),
+            r.points,
+            r.balance
+        ),
+        None => "out of attempts; looked it up: not found, no grant so far".to_string(),
+    },
 };
 
 static FA: Texts = Texts {
@@ -947,6 +978,7 @@ static FA: Texts = Texts {
         Outcome::InProgress => "در جریان",
         Outcome::Redelivered => "دوباره تحویل شد",
         Outcome::Forbidden => "ممنوع",
+        Outcome::GaveUpLookedUp => "دست کشید و جویا شد",
     },
     store_applied: "امتیاز افزوده شد:",
     store_replayed: "رسید ذخیره‌شده را برگرداند",
@@ -1082,6 +1114,11 @@ static FA: Texts = Texts {
             fa(ms)
         ),
         LabError::Account(e) => format!("حساب: {} چیزی تغییر نکرد.", (FA.field_error)(*e)),
+        LabError::MaxAttempts(n) => format!(
+            "بیشترین تلاش‌ها: باید از ۱ تا {} باشد، نه {}. چیزی تغییر نکرد.",
+            fa(crate::core::MAX_ATTEMPTS),
+            fa(n)
+        ),
     },
     fix_fields: "چیزی فرستاده نشد: اول خانه‌های نشان‌دار را درست کن.",
     dismiss: "بستن",
@@ -1465,6 +1502,26 @@ static FA: Texts = Texts {
         "سرویس ایمیل {} نسخه را که شناسهٔ عملیاتش پیش‌تر رسیده بود کنار گذاشت.",
         lang.prose_number(n)
     ),
+    auto_retry_label: "تلاش دوبارهٔ خودکار",
+    auto_retry_hint: "فراخوانندهٔ آدم خودش دوباره می‌فرستد، با همان کلید و همان محتوا، فقط پس از خطای گذرا (پایان مهلت، در جریان)، با صبرِ نمایی و لرزش؛ وقتی تلاش‌ها تمام شود، به جای تلاش بی‌پایان، وضعیت عملیات را جویا می‌شود.",
+    max_attempts_label: "بیشترین تلاش‌ها",
+    backoff_title: "صبر پیش از هر تلاش دوباره",
+    backoff_row: |lang, n, low, high| format!(
+        "تلاش دوبارهٔ {}: {} تا {} میلی‌ثانیه صبر",
+        lang.prose_number(n),
+        lang.prose_number(low),
+        lang.prose_number(high)
+    ),
+    retry_of: |_, n| format!("تلاش دوبارهٔ خودکار پس از {}", attempt_tag(n)),
+    looked_up: |lang, receipt| match receipt {
+        Some(r) => format!(
+            "تلاش‌ها تمام شد؛ {} را جویا شد: اعمال شده بود (+{}، موجودی {})",
+            isolate(&r.key),
+            lang.prose_number(r.points),
+            lang.prose_number(r.balance)
+        ),
+        None => "تلاش‌ها تمام شد؛ جویا شد: پیدا نشد، تا اکنون اعطایی نیست".to_string(),
+    },
 };
 
 // The promises panel and the timeline's marker rows.
@@ -1646,6 +1703,27 @@ fn marker_text_en(_: Lang, marker: &Marker) -> String {
             "Clock moved forward by {}.",
             span_en(marker.at.saturating_sub(*from))
         ),
+        MarkerKind::Backoff {
+            attempt,
+            wait,
+            retry,
+        } => format!(
+            "Attempt #{attempt} failed with what may go away: the caller waits {} ms (backoff with jitter), then makes retry {retry}.",
+            wait
+        ),
+        MarkerKind::Email {
+            account_id,
+            key,
+            outbox,
+            delivered,
+        } => {
+            let (account, key) = (isolate(account_id), isolate(key));
+            match (outbox, delivered) {
+                (true, true) => format!("The relay sent the confirmation email for {account} · {key} with its operation id: it is in the inbox."),
+                (true, false) => format!("The relay sent the email for {account} · {key} again; the mail service already had this operation id and dropped the copy."),
+                (false, _) => format!("Confirmation email for {account} · {key} sent inline, with no operation id: it is in the inbox."),
+            }
+        }
         MarkerKind::LanguageSet {
             account_id,
             language,
@@ -1752,6 +1830,29 @@ fn marker_text_fa(lang: Lang, marker: &Marker) -> String {
         }
         MarkerKind::Clock { from } => {
             format!("ساعت {} جلو رفت.", span_fa(marker.at.saturating_sub(*from)))
+        }
+        MarkerKind::Backoff {
+            attempt,
+            wait,
+            retry,
+        } => format!(
+            "تلاش {} با خطایی گذرا شکست خورد: فراخواننده {} میلی‌ثانیه صبر می‌کند (عقب‌نشینی با لرزش)، سپس تلاش دوبارهٔ {} را می‌فرستد.",
+            attempt_tag(*attempt),
+            lang.prose_number(*wait),
+            n(*retry)
+        ),
+        MarkerKind::Email {
+            account_id,
+            key,
+            outbox,
+            delivered,
+        } => {
+            let (account, key) = (isolate(account_id), isolate(key));
+            match (outbox, delivered) {
+                (true, true) => format!("رله ایمیل تأیید {account} · {key} را با شناسهٔ عملیات فرستاد: در صندوق ورودی است."),
+                (true, false) => format!("رله ایمیل {account} · {key} را دوباره فرستاد؛ سرویس ایمیل این شناسهٔ عملیات را داشت و نسخهٔ دوم را کنار گذاشت."),
+                (false, _) => format!("ایمیل تأیید {account} · {key} مستقیم و بی شناسهٔ عملیات فرستاده شد: در صندوق ورودی است."),
+            }
         }
         MarkerKind::LanguageSet {
             account_id,

@@ -13,6 +13,6 @@ pub mod ui;
 pub use crate::core::{
     deliver, CrashPoint, Delivered, DurableStore, Email, EmailVia, GrantError, GrantPoints,
     GrantResult, GrantStore, InFlightPolicy, InProgressRecord, InProgressRecords, Language,
-    LanguageSet, Pace, PointStore, PointWorker, StoreOutcome, StoreStep, Table, Unpaced,
-    WriteOrder,
+    LanguageSet, Pace, PointStore, PointWorker, RetryPolicy, StoreOutcome, StoreStep, Table,
+    Unpaced, WriteOrder, MAX_BACKOFF_MS,
 };

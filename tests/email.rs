@@ -6,7 +6,8 @@
 mod common;
 
 use common::{idle, lab_of, retry};
-use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::{Action, Lab, MarkerKind};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints};
 
@@ -48,6 +49,24 @@ fn through_the_outbox_the_customer_gets_one_email() {
     // One row, relayed twice; the service dropped the copy by operation id.
     assert_eq!(inbox(&lab), (vec!["order-1042".into()], 1));
     assert_eq!(lab.state().world().outbox_pending(), 0);
+    // The timeline says each delivery in words: one in the inbox, one dropped.
+    let said: Vec<(bool, String, String)> = lab
+        .state()
+        .markers()
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkerKind::Email { delivered, .. } => Some((
+                delivered,
+                (Lang::En.texts().marker_text)(Lang::En, m),
+                (Lang::Fa.texts().marker_text)(Lang::Fa, m),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.len(), 2);
+    assert!(said[0].0 && said[0].1.contains("in the inbox"));
+    assert!(!said[1].0 && said[1].1.contains("dropped the copy"));
+    assert!(said[1].2.contains("کنار گذاشت"));
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod in_progress;
 mod mail;
 mod pace;
 mod profile;
+mod retry;
 mod store;
 mod worker;
 
@@ -21,5 +22,6 @@ pub use in_progress::{Claimed, Holder, InFlightPolicy, InProgressRecord, InProgr
 pub use mail::{Email, EmailVia, MailOutcome, MailService};
 pub use pace::{CrashPoint, GrantStore, Pace, StoreStep, Table, Unpaced};
 pub use profile::{Language, LanguageSet, Profiles};
+pub use retry::{RetryPolicy, BASE_BACKOFF_MS, MAX_ATTEMPTS, MAX_BACKOFF_MS};
 pub use store::{natural_cmp, PointStore, StoreOutcome};
 pub use worker::{PointWorker, Unobserved, WorkerHooks};

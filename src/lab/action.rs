@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
+use crate::core::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language, RetryPolicy};
 use crate::sim::{Acknowledge, Routing, StoreKind};
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
@@ -87,6 +87,9 @@ pub enum Action {
     SetRedeliver { on: bool },
     /// When consumers acknowledge a message: as they take it, or after the work.
     SetAcknowledge { when: Acknowledge },
+    /// Whether a person's callers retry by themselves (`None`: they do not):
+    /// how many attempts, and the seed their backoff's jitter is drawn from.
+    SetAutoRetry { policy: Option<RetryPolicy> },
     /// Whether each grant also sends a confirmation email.
     SetEmail { on: bool },
     /// How confirmation emails go: inline, or through an outbox and its relay.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::core::{CrashPoint, GrantPoints, InFlightPolicy};
+use crate::core::{CrashPoint, GrantPoints, InFlightPolicy, RetryPolicy, MAX_ATTEMPTS};
 use crate::sim::{
     Acknowledge, AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World,
     HOUR_MS, MAX_PROCESSES,
@@ -63,6 +63,8 @@ pub enum LabError {
     Retention(u32),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
+    /// An automatic retry policy of no attempts, or of more than [`MAX_ATTEMPTS`].
+    MaxAttempts(u32),
     /// An account that the request form would refuse (empty, too long, a
     /// space at an end, a character that cannot be seen), for a sign-in or a
     /// preference.
@@ -124,6 +126,9 @@ impl fmt::Display for LabError {
                 f,
                 "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
+            LabError::MaxAttempts(n) => {
+                write!(f, "a caller makes 1 to {MAX_ATTEMPTS} attempts, not {n}")
+            }
             LabError::Account(e) => write!(f, "that account cannot be used: {e:?}"),
         }
     }
@@ -243,6 +248,7 @@ impl LabState {
             Action::SetAcknowledge { when } => self.world.set_acknowledge(*when),
             Action::SignIn { account_id } => self.world.sign_in(account_id.clone()),
             Action::SetEmail { on } => self.world.set_email(*on),
+            Action::SetAutoRetry { policy } => self.world.set_auto_retry(*policy),
             Action::SetEmailVia { via } => self.world.set_email_via(*via),
             Action::SetPreferredLanguage {
                 account_id,
@@ -289,6 +295,11 @@ impl LabState {
             }
             Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
                 Err(LabError::ClockMove(ms))
+            }
+            Action::SetAutoRetry {
+                policy: Some(RetryPolicy { max_attempts, .. }),
+            } if !(1..=MAX_ATTEMPTS).contains(&max_attempts) => {
+                Err(LabError::MaxAttempts(max_attempts))
             }
             Action::SetPreferredLanguage { ref account_id, .. }
             | Action::SignIn {
@@ -338,8 +349,13 @@ impl LabState {
             self.fold.expect(self.attempts, origin);
             self.last_request = Some(grant.clone());
         }
-        // A person's callers, and a burst's, wait at most the caller timeout.
-        self.world.send(self.attempts, grant, lose, false);
+        // A person's callers, and a burst's, wait at most the caller timeout;
+        // a person's retry by themselves when automatic retries are on.
+        if origin == Origin::Burst {
+            self.world.send(self.attempts, grant, lose, false);
+        } else {
+            self.world.send_retrying(self.attempts, grant, lose);
+        }
     }
 
     /// The request the retry buttons resend: the newest one a person sent (bursts
@@ -454,6 +470,10 @@ impl LabState {
     }
     pub fn in_flight_policy(&self) -> InFlightPolicy {
         self.world.in_flight()
+    }
+    /// A person's callers' automatic retry policy, if they retry.
+    pub fn auto_retry(&self) -> Option<RetryPolicy> {
+        self.world.auto_retry()
     }
     /// Whose account calls act on, if anyone is signed in.
     pub fn signed_in(&self) -> Option<String> {

@@ -11,8 +11,8 @@ use crate::sim::{AttemptId, Event, Happening, ProcessNumber, Slot};
 
 use super::invariants::Invariants;
 use super::timeline::{
-    Attempt, AttemptRow, DurableWrites, Forbidden, Handling, Marker, MarkerKind, MetInProgress,
-    Origin, RegrantCause,
+    Attempt, AttemptRow, DurableWrites, Forbidden, Handling, LookedUp, Marker, MarkerKind,
+    MetInProgress, Origin, RegrantCause,
 };
 
 /// One process's line: its queue, the producers waiting for room, the delivery
@@ -235,10 +235,13 @@ impl Fold {
                 grant,
                 acknowledgement_will_be_lost,
                 redelivery_of,
+                retry_of,
                 ..
             } => {
                 let origin = if redelivery_of.is_some() {
                     Origin::Redelivered
+                } else if retry_of.is_some() {
+                    Origin::AutoRetry
                 } else {
                     let at = self.origins.partition_point(|(first, _)| first <= attempt);
                     self.origins[at - 1].1
@@ -251,7 +254,10 @@ impl Fold {
                 let attempt_of_request = *count;
                 self.used_keys
                     .insert((grant.account_id.clone(), grant.key.clone()));
-                if !matches!(origin, Origin::Burst | Origin::Redelivered) {
+                if !matches!(
+                    origin,
+                    Origin::Burst | Origin::Redelivered | Origin::AutoRetry
+                ) {
                     self.by_hand.push(*attempt);
                 }
                 let attempt = Attempt {
@@ -263,6 +269,7 @@ impl Fold {
                     process: *process,
                     sent_at: event.at,
                     redelivery_of: *redelivery_of,
+                    retry_of: *retry_of,
                 };
                 self.sent(attempt);
             }
@@ -427,8 +434,40 @@ impl Fold {
                     previous: *previous,
                 },
             ),
-            // The inbox is read from the mail service itself.
-            Happening::Emailed { .. } => {}
+            Happening::Backoff {
+                attempt,
+                wait,
+                retry,
+            } => self.mark(
+                event.at,
+                MarkerKind::Backoff {
+                    attempt: *attempt,
+                    wait: *wait,
+                    retry: *retry,
+                },
+            ),
+            Happening::LookedUp { attempt, receipt } => {
+                let looked = LookedUp {
+                    receipt: receipt.clone(),
+                };
+                if let Some(row) = self.tracked(*attempt).row {
+                    self.timeline[row].looked_up = Some(looked);
+                }
+            }
+            Happening::Emailed {
+                account_id,
+                key,
+                outbox,
+                outcome,
+            } => self.mark(
+                event.at,
+                MarkerKind::Email {
+                    account_id: account_id.clone(),
+                    key: key.clone(),
+                    outbox: *outbox,
+                    delivered: *outcome == crate::core::MailOutcome::Delivered,
+                },
+            ),
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }
@@ -577,6 +616,7 @@ impl Fold {
             crashed_at: tracked.crashed_at,
             met_in_progress: tracked.met_in_progress,
             forbidden: tracked.forbidden.clone(),
+            looked_up: None,
         };
         self.timeline.push(row);
     }

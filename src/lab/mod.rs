@@ -33,6 +33,6 @@ pub use session::{
 };
 pub use text::{is_invisible, look_alike_problem, visible};
 pub use timeline::{
-    page_window, Attempt, AttemptRow, DurableWrites, Forbidden, Handling, Marker, MarkerKind,
-    MetInProgress, Origin, Outcome, RegrantCause, Truth,
+    page_window, Attempt, AttemptRow, DurableWrites, Forbidden, Handling, LookedUp, Marker,
+    MarkerKind, MetInProgress, Origin, Outcome, RegrantCause, Truth,
 };

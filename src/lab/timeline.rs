@@ -18,6 +18,8 @@ pub enum Origin {
     Burst,
     /// The queue delivered a message again: nobody called.
     Redelivered,
+    /// The caller's retry policy sent it again, after a backoff.
+    AutoRetry,
 }
 
 /// One call of one caller, from sending until its answer.
@@ -37,6 +39,8 @@ pub struct Attempt {
     pub sent_at: Millis,
     /// The queue delivered this attempt's message again.
     pub redelivery_of: Option<AttemptId>,
+    /// The caller's retry policy sent this after that attempt failed.
+    pub retry_of: Option<AttemptId>,
 }
 
 /// What the store did with an attempt, and when.
@@ -134,6 +138,9 @@ pub enum Outcome {
     /// It named another account than the signed-in caller's: refused before
     /// any store was asked.
     Forbidden,
+    /// The caller's last attempt: out of attempts with the outcome unknown, it
+    /// looked the operation up instead of retrying again.
+    GaveUpLookedUp,
 }
 
 impl Outcome {
@@ -149,6 +156,7 @@ impl Outcome {
             Outcome::InProgress => "in-progress",
             Outcome::Redelivered => "redelivered",
             Outcome::Forbidden => "forbidden",
+            Outcome::GaveUpLookedUp => "gave-up-looked-up",
         }
     }
 }
@@ -210,6 +218,15 @@ pub struct AttemptRow {
     pub met_in_progress: Option<MetInProgress>,
     /// Refused: it named another account than the signed-in caller's.
     pub forbidden: Option<Forbidden>,
+    /// The caller's last attempt: it gave up and looked the operation up.
+    pub looked_up: Option<LookedUp>,
+}
+
+/// What a caller that ran out of attempts found when it looked its operation up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookedUp {
+    /// The stored receipt: the operation was applied (`None`: not found).
+    pub receipt: Option<GrantResult>,
 }
 
 /// A request refused for naming another account than the signed-in caller's,
@@ -233,6 +250,9 @@ impl AttemptRow {
     pub fn outcome(&self) -> Outcome {
         if self.attempt.redelivery_of.is_some() {
             return Outcome::Redelivered;
+        }
+        if self.looked_up.is_some() {
+            return Outcome::GaveUpLookedUp;
         }
         let applied = self.handled.as_ref().is_some_and(Handling::applied);
         match &self.caller {
@@ -343,6 +363,21 @@ pub enum MarkerKind {
     },
     /// Someone moved the clock forward from `from` to the marker's time.
     Clock { from: Millis },
+    /// The mail service got a confirmation email: from the outbox's relay or
+    /// inline, delivered to the inbox or dropped as a copy.
+    Email {
+        account_id: String,
+        key: String,
+        outbox: bool,
+        delivered: bool,
+    },
+    /// A caller's `attempt` failed with what may go away; it waits `wait` ms
+    /// before its retry number `retry`.
+    Backoff {
+        attempt: AttemptId,
+        wait: Millis,
+        retry: u32,
+    },
     /// An account's preferred language was set; `previous` is what it was, so
     /// a repeat shows that nothing changed.
     LanguageSet {
@@ -364,6 +399,8 @@ impl MarkerKind {
             MarkerKind::Expired { .. } => "expired",
             MarkerKind::Clock { .. } => "clock",
             MarkerKind::LanguageSet { .. } => "language-set",
+            MarkerKind::Backoff { .. } => "backoff",
+            MarkerKind::Email { .. } => "email",
         }
     }
 

@@ -37,6 +37,9 @@ pub enum Happening {
         /// Sent by the queue, which delivers this attempt's message again.
         #[serde(skip_serializing_if = "Option::is_none")]
         redelivery_of: Option<AttemptId>,
+        /// Sent by the caller's retry policy, after this attempt failed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_of: Option<AttemptId>,
     },
     /// The queue was full: the caller waits for room.
     WaitingForRoom {
@@ -128,6 +131,19 @@ pub enum Happening {
         outbox: bool,
         outcome: MailOutcome,
     },
+    /// The caller's attempt failed with what may go away: it waits `wait` ms
+    /// before its retry number `retry`.
+    Backoff {
+        attempt: AttemptId,
+        wait: Millis,
+        retry: u32,
+    },
+    /// The caller's attempts ran out with the outcome unknown: it looked the
+    /// operation up by its key and found this receipt (or none).
+    LookedUp {
+        attempt: AttemptId,
+        receipt: Option<GrantResult>,
+    },
     /// An account's preferred language was set; `previous` is what it was.
     LanguageSet {
         account_id: String,
@@ -157,6 +173,8 @@ impl Happening {
             | Happening::Crashed { attempt, .. }
             | Happening::InProgress { attempt, .. }
             | Happening::Forbidden { attempt, .. }
+            | Happening::Backoff { attempt, .. }
+            | Happening::LookedUp { attempt, .. }
             | Happening::Store { attempt, .. } => Some(*attempt),
             Happening::ProcessEnded { .. }
             | Happening::ProcessStarted { .. }

@@ -19,7 +19,7 @@ use futures::task::LocalSpawnExt;
 use crate::core::{
     answer, authorize, Claimed, CrashPoint, Delivered, DurableStore, Email, EmailVia, GrantError,
     GrantPoints, GrantResult, GrantStore, Holder, InFlightPolicy, InProgressRecord,
-    InProgressRecords, Language, MailService, Pace, PointStore, PointWorker, Profiles,
+    InProgressRecords, Language, MailService, Pace, PointStore, PointWorker, Profiles, RetryPolicy,
     StoreOutcome, StoreStep, WorkerHooks,
 };
 
@@ -87,6 +87,8 @@ struct Shared {
     /// Whose account calls act on: whoever is signed in, or (nobody) the
     /// account each request names.
     signed_in: RefCell<Option<String>>,
+    /// A person's callers retry by themselves under this policy, if set.
+    auto_retry: Cell<Option<RetryPolicy>>,
     /// Whether each grant also sends a confirmation email, and how.
     email: Cell<Option<EmailVia>>,
     /// How emails go when they are switched on (kept while they are off).
@@ -580,6 +582,7 @@ impl World {
             redeliver_next: false.into(),
             last_attempt: 0.into(),
             signed_in: RefCell::default(),
+            auto_retry: None.into(),
             email: None.into(),
             email_via: EmailVia::default().into(),
             outbox,
@@ -607,6 +610,28 @@ impl World {
         lose_acknowledgement: bool,
         patient: bool,
     ) {
+        self.send_with(attempt, grant, lose_acknowledgement, patient, false);
+    }
+
+    /// [`send`](Self::send) for a person's caller, which retries by itself when
+    /// automatic retries are on.
+    pub fn send_retrying(
+        &mut self,
+        attempt: AttemptId,
+        grant: GrantPoints,
+        lose_acknowledgement: bool,
+    ) {
+        self.send_with(attempt, grant, lose_acknowledgement, false, true);
+    }
+
+    fn send_with(
+        &mut self,
+        attempt: AttemptId,
+        grant: GrantPoints,
+        lose_acknowledgement: bool,
+        patient: bool,
+        retrying: bool,
+    ) {
         self.shared.note_attempt(attempt);
         let running = self.shared.route(&grant.key);
         // The queue's fault: this message is delivered twice, the copy right
@@ -621,20 +646,28 @@ impl World {
                 running.clone(),
             )
         });
-        let call = call(
-            Rc::clone(&self.shared),
-            Call {
-                attempt,
-                grant,
-                lose_acknowledgement,
-                patient,
-                redelivery_of: None,
-            },
-            running,
-        );
-        self.spawn(call);
+        let first = Call {
+            attempt,
+            grant,
+            lose_acknowledgement,
+            patient,
+            redelivery_of: None,
+            retry_of: None,
+        };
+        let shared = Rc::clone(&self.shared);
+        match self.shared.auto_retry.get().filter(|_| retrying) {
+            // The first attempt goes where the copy (if any) goes: routed now.
+            Some(policy) => self.spawn(async move {
+                retrying_call(shared, first, running, policy).await;
+            }),
+            None => self.spawn(async move {
+                let _ = call(shared, first, running).await;
+            }),
+        }
         if let Some(copy) = copy {
-            self.spawn(copy);
+            self.spawn(async move {
+                let _ = copy.await;
+            });
         }
         self.settle();
     }
@@ -666,6 +699,7 @@ impl World {
                     lose_acknowledgement: false,
                     patient: true,
                     redelivery_of: None,
+                    retry_of: None,
                 };
                 open.push(self::call(Rc::clone(&shared), call, running));
             }
@@ -715,7 +749,10 @@ impl World {
         for (original, grant) in messages {
             let copy = self.shared.fresh_attempt();
             let copy = Call::redelivery(copy, original, grant);
-            self.spawn(call(Rc::clone(&self.shared), copy, running.clone()));
+            let copy = call(Rc::clone(&self.shared), copy, running.clone());
+            self.spawn(async move {
+                let _ = copy.await;
+            });
         }
     }
 
@@ -1028,6 +1065,15 @@ impl World {
         self.shared.signed_in.borrow().clone()
     }
 
+    /// Whether a person's callers retry by themselves, and how.
+    pub fn set_auto_retry(&mut self, policy: Option<RetryPolicy>) {
+        self.shared.auto_retry.set(policy);
+    }
+
+    pub fn auto_retry(&self) -> Option<RetryPolicy> {
+        self.shared.auto_retry.get()
+    }
+
     /// The highest attempt number in use, the queue's copies included.
     pub fn last_attempt(&self) -> AttemptId {
         self.shared.last_attempt.get()
@@ -1128,13 +1174,14 @@ impl World {
 /// One caller's call: it reaches a running process as routed (and, with the
 /// naive worker on, sends a copy there too), then waits for the answer until its
 /// deadline, and reports what it heard.
-async fn call(shared: Rc<Shared>, call: Call, running: Running) {
+async fn call(shared: Rc<Shared>, call: Call, running: Running) -> Result<GrantResult, GrantError> {
     let Call {
         attempt,
         grant,
         lose_acknowledgement,
         patient,
         redelivery_of,
+        retry_of,
     } = call;
     shared
         .broker
@@ -1152,6 +1199,7 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) {
         grant: grant.clone(),
         acknowledgement_will_be_lost: lose_acknowledgement,
         redelivery_of,
+        retry_of,
     });
     // A key is not a credential: a request for another account than the
     // signed-in caller's is refused before any store is asked. (A copy the
@@ -1167,10 +1215,10 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) {
         shared.report(Happening::Forbidden { attempt, leak });
         shared.report(Happening::Answered {
             attempt,
-            answer: Err(refused),
+            answer: Err(refused.clone()),
             balance: shared.balance_in(&running.memory, &grant.account_id),
         });
-        return;
+        return Err(refused);
     }
     // The naive worker treats every delivery as new: it forgets the caller's key
     // and files each copy under a key of its own, so nothing is recognised. The
@@ -1271,7 +1319,60 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) {
         Either::Left((what, _)) => what,
         Either::Right((never, _)) => match never {},
     };
+    let heard = match &what {
+        Happening::Answered { answer, .. } => answer.clone(),
+        _ => Err(GrantError::Timeout),
+    };
     shared.report(what);
+    heard
+}
+
+/// A person's caller with an automatic retry policy: it calls, and while the
+/// answer is one that may go away (a timeout, "in progress") it waits its
+/// backoff and calls again with the same request, up to the policy's attempts.
+/// If they run out with the outcome unknown, it looks the operation up in the
+/// store instead of retrying forever.
+async fn retrying_call(shared: Rc<Shared>, first: Call, routed: Running, policy: RetryPolicy) {
+    let first_id = first.attempt;
+    let grant = first.grant.clone();
+    let mut call_now = first;
+    let mut routed = Some(routed);
+    let mut n = 1;
+    loop {
+        let attempt = call_now.attempt;
+        // The first attempt was routed when it was made; each retry is routed anew.
+        let running = routed.take().unwrap_or_else(|| shared.route(&grant.key));
+        let heard = call(Rc::clone(&shared), call_now, running.clone()).await;
+        let error = match heard {
+            Ok(_) => return,
+            Err(error) => error,
+        };
+        if !RetryPolicy::retries(&error) {
+            return;
+        }
+        if n >= policy.max_attempts {
+            // Out of attempts, outcome unknown: ask instead of guessing.
+            let receipt = shared.stored_receipt(&running.memory, &grant);
+            shared.report(Happening::LookedUp { attempt, receipt });
+            return;
+        }
+        let wait = policy.backoff(first_id, n);
+        shared.report(Happening::Backoff {
+            attempt,
+            wait,
+            retry: n,
+        });
+        shared.clock.sleep(wait).await;
+        n += 1;
+        call_now = Call {
+            attempt: shared.fresh_attempt(),
+            grant: grant.clone(),
+            lose_acknowledgement: false,
+            patient: false,
+            redelivery_of: None,
+            retry_of: Some(attempt),
+        };
+    }
 }
 
 /// Claims the operation's in-progress record for `attempt`. A duplicate that
@@ -1329,6 +1430,8 @@ struct Call {
     patient: bool,
     /// The queue delivers this message again: the attempt it copies.
     redelivery_of: Option<AttemptId>,
+    /// The caller's automatic retry of this attempt.
+    retry_of: Option<AttemptId>,
 }
 
 impl Call {
@@ -1341,6 +1444,7 @@ impl Call {
             lose_acknowledgement: false,
             patient: true,
             redelivery_of: Some(original),
+            retry_of: None,
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::sim::Acknowledge;
 
 use super::choice::{ChoiceSelect, SettingSwitch};
 use super::controller::Controller;
+use super::retry_view::RetryView;
 
 /// The option value of "nobody signed in" (not an account: accounts are
 /// refused when they are blank, and this one has a space in it).
@@ -150,6 +151,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 </select>
                 <p class="hint" id="signed-in-hint">{move || texts().signed_in_hint}</p>
             </div>
+            <RetryView ctl=ctl />
             <SettingSwitch
                 ctl=ctl
                 id="send-email"

@@ -9,6 +9,7 @@ mod invariant_view;
 mod page_env;
 mod queue_view;
 mod request_form;
+mod retry_view;
 mod share_view;
 mod storage_view;
 mod store_view;

@@ -45,6 +45,7 @@ enum Which {
     Attempt {
         id: AttemptId,
         handled: bool,
+        looked_up: bool,
         never_handled: bool,
         crashed: bool,
         notes: RowNotes,
@@ -223,6 +224,7 @@ fn page_items(state: &LabState, range: std::ops::Range<usize>) -> Vec<(Which, It
             let which = Which::Attempt {
                 id: row.attempt.id,
                 handled: row.handled.is_some(),
+                looked_up: row.looked_up.is_some(),
                 never_handled: row.never_handled,
                 crashed: row.crashed_at.is_some(),
                 notes,
@@ -324,6 +326,8 @@ fn marker_icon(kind: &MarkerKind) -> &'static str {
         MarkerKind::Expired { .. } => "⌫",
         MarkerKind::Clock { .. } => "»",
         MarkerKind::LanguageSet { .. } => "⚑",
+        MarkerKind::Backoff { .. } => "◔",
+        MarkerKind::Email { .. } => "✉",
     }
 }
 
@@ -449,9 +453,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                     <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
                 </span>
                 <span class="meta attempt">
-                    {match row.attempt.redelivery_of {
-                        Some(original) => (t.redelivery_of)(lang, original),
-                        None => (t.nth_attempt)(lang, row.attempt.attempt_of_request),
+                    {match (row.attempt.redelivery_of, row.attempt.retry_of) {
+                        (Some(original), _) => (t.redelivery_of)(lang, original),
+                        (None, Some(previous)) => (t.retry_of)(lang, previous),
+                        (None, None) => (t.nth_attempt)(lang, row.attempt.attempt_of_request),
                     }}
                     " · "
                     {(t.process_marker)(lang, row.attempt.process)}
@@ -490,6 +495,16 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                 {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
                 <span class="detail when">{(t.at_time)(lang, row.answered_at)}</span>
                 {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{(t.truth)(truth)}</span> })}
+                {row
+                    .looked_up
+                    .as_ref()
+                    .map(|l| {
+                        view! {
+                            <span class="detail looked-up" data-testid="looked-up" data-found=l.receipt.is_some().to_string()>
+                                {(t.looked_up)(lang, l.receipt.as_ref())}
+                            </span>
+                        }
+                    })}
             </td>
             <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
         </tr>
@@ -508,5 +523,6 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::InProgress => "⋯",
         Outcome::Redelivered => "⇉",
         Outcome::Forbidden => "⊗",
+        Outcome::GaveUpLookedUp => "⌕",
     }
 }
