@@ -174,3 +174,24 @@ fn attempts_out_of_range_are_refused() {
     assert!(lab.dispatch(Action::SetAutoRetry { policy: None }).is_ok());
     assert_eq!(lab.state().auto_retry(), None);
 }
+
+#[test]
+fn each_step_doubles_from_200_ms_and_the_jitter_covers_its_upper_half() {
+    assert_eq!(RetryPolicy::range(1), (100, 200));
+    assert_eq!(RetryPolicy::range(2), (200, 400));
+    assert_eq!(RetryPolicy::range(3), (400, 800));
+    // Capped at 5 s, however many retries.
+    assert_eq!(RetryPolicy::range(6), (2_500, 5_000));
+    assert_eq!(RetryPolicy::range(10), (2_500, 5_000));
+    // Every seed gives its own wait: no bit of the seed is lost in the mixing.
+    let waits: std::collections::BTreeSet<u64> = (0..64)
+        .map(|seed| {
+            RetryPolicy {
+                max_attempts: 5,
+                seed,
+            }
+            .backoff(1, 3)
+        })
+        .collect();
+    assert!(waits.len() > 40, "only {} distinct waits", waits.len());
+}
