@@ -266,3 +266,57 @@ fn a_request_refused_at_the_door_has_no_copy_and_leaves_the_fault_armed() {
     assert_eq!(row(&lab, 1).outcome(), Outcome::Forbidden);
     assert!(lab.state().redeliver_armed());
 }
+
+// Asked for by the mutants: what the queue must not deliver again.
+
+#[test]
+fn a_message_acknowledged_after_the_work_is_not_delivered_again_by_a_later_restart() {
+    let lab = idle(lab_of(&[
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        send("order-1042", 100),
+    ]));
+    let mut lab = lab;
+    lab.dispatch(Action::Restart).unwrap();
+    let lab = idle(lab);
+    assert_eq!(
+        lab.state().timeline().len(),
+        1,
+        "no copy of a finished message"
+    );
+}
+
+#[test]
+fn a_callers_message_still_waiting_for_room_is_its_callers_not_the_queues() {
+    let lab = idle(lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetAcknowledge {
+            when: Acknowledge::AfterWork,
+        },
+        Action::SetCallerTimeout { ms: 600_000 },
+        Action::SetPaused { paused: true },
+        // Sixteen queued, and a seventeenth waiting for room.
+        Action::Burst {
+            account_id: ACCOUNT.into(),
+            points: 1,
+            count: 17,
+        },
+        Action::Restart,
+        Action::SetPaused { paused: false },
+    ]));
+    let copies = lab
+        .state()
+        .timeline()
+        .iter()
+        .filter(|r| r.attempt.redelivery_of.is_some())
+        .count();
+    assert_eq!(
+        copies, 16,
+        "the one waiting for room hears the process ended"
+    );
+    assert_eq!(row(&lab, 17).outcome(), Outcome::ProcessEnded);
+    assert_eq!(lab.state().store().balance(ACCOUNT), 16);
+}
