@@ -41,6 +41,11 @@ fn inline_a_retry_sends_the_email_again() {
         100,
         "granted once"
     );
+    // A page of the newest, and the count of all.
+    let world = lab.state().world();
+    assert_eq!(world.inbox_newest(1).0.len(), 1);
+    assert_eq!(world.inbox_newest(5).0.len(), 2);
+    assert_eq!(world.inbox_len(), 2);
 }
 
 #[test]

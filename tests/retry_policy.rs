@@ -79,6 +79,9 @@ fn out_of_attempts_the_caller_looks_the_operation_up() {
         backoffs(&lab).iter().map(|b| b.2).collect::<Vec<_>>(),
         vec![1, 2]
     );
+    // What the chart marks: the last caller's waits, by retry.
+    let waits: Vec<(u32, u64)> = backoffs(&lab).iter().map(|b| (b.2, b.1)).collect();
+    assert_eq!(lab.state().last_waits(), waits.as_slice());
     // With work that ends before the last deadline, the lookup finds the receipt.
     let lab = idle(lab_of(&[
         retries(4),

@@ -471,6 +471,11 @@ impl LabState {
     pub fn in_flight_policy(&self) -> InFlightPolicy {
         self.world.in_flight()
     }
+    /// What the last caller that retried by itself waited before each retry:
+    /// (retry, ms), in order.
+    pub fn last_waits(&self) -> &[(u32, Millis)] {
+        &self.fold.last_waits
+    }
     /// A person's callers' automatic retry policy, if they retry.
     pub fn auto_retry(&self) -> Option<RetryPolicy> {
         self.world.auto_retry()

@@ -71,6 +71,9 @@ pub(super) struct Fold {
     /// expiries and clock moves.
     pub markers: Vec<Marker>,
     pub invariants: Invariants,
+    /// What the last caller that retried by itself waited before each retry:
+    /// (retry, ms), in order.
+    pub last_waits: Vec<(u32, u64)>,
     /// How much of the log is folded in.
     seen: usize,
 }
@@ -92,6 +95,7 @@ impl Default for Fold {
             expired: FxHashSet::default(),
             markers: Vec::new(),
             invariants: Invariants::default(),
+            last_waits: Vec::new(),
             seen: 0,
         }
     }
@@ -438,14 +442,20 @@ impl Fold {
                 attempt,
                 wait,
                 retry,
-            } => self.mark(
-                event.at,
-                MarkerKind::Backoff {
-                    attempt: *attempt,
-                    wait: *wait,
-                    retry: *retry,
-                },
-            ),
+            } => {
+                if *retry == 1 {
+                    self.last_waits.clear();
+                }
+                self.last_waits.push((*retry, *wait));
+                self.mark(
+                    event.at,
+                    MarkerKind::Backoff {
+                        attempt: *attempt,
+                        wait: *wait,
+                        retry: *retry,
+                    },
+                );
+            }
             Happening::LookedUp { attempt, receipt } => {
                 let looked = LookedUp {
                     receipt: receipt.clone(),

@@ -89,9 +89,9 @@ struct Shared {
     signed_in: RefCell<Option<String>>,
     /// A person's callers retry by themselves under this policy, if set.
     auto_retry: Cell<Option<RetryPolicy>>,
-    /// Whether each grant also sends a confirmation email, and how.
-    email: Cell<Option<EmailVia>>,
-    /// How emails go when they are switched on (kept while they are off).
+    /// Whether each grant also sends a confirmation email, and how (kept
+    /// while emails are off).
+    email_on: Cell<bool>,
     email_via: Cell<EmailVia>,
     outbox: Outbox,
     mail: RefCell<MailService>,
@@ -147,13 +147,9 @@ impl Shared {
         }
     }
 
-    /// The table of in-progress records a call to `running` checks, if records
-    /// are kept: the durable store's when it is in use, else the process's memory.
-    fn claims_for(&self, running: &Running) -> Option<InProgressRecords> {
-        match self.in_flight.get() {
-            InFlightPolicy::NoRecord => None,
-            _ => Some(self.claims_in_use(running)),
-        }
+    /// Whether calls made now claim an in-progress record.
+    fn keeps_records(&self) -> bool {
+        self.in_flight.get() != InFlightPolicy::NoRecord
     }
 
     /// The table of in-progress records the store in use keeps for `running`.
@@ -195,6 +191,11 @@ impl Shared {
         } else {
             memory.receipt(account, key)
         }
+    }
+
+    /// How a grant handled now sends its confirmation email, if it sends one.
+    fn email_through(&self) -> Option<EmailVia> {
+        self.email_on.get().then(|| self.email_via.get())
     }
 
     fn report(&self, what: Happening) {
@@ -297,7 +298,7 @@ impl WorkerHooks for Observed {
         }
         if !self.naive
             && delivered.store.is_ok()
-            && self.shared.email.get() == Some(EmailVia::Inline)
+            && self.shared.email_through() == Some(EmailVia::Inline)
         {
             // Sent inline, after the store answered: a replay sends it again,
             // and the mail service, given no operation id, cannot tell.
@@ -370,7 +371,7 @@ impl GrantStore for Switched {
     ) -> Result<StoreOutcome, GrantError> {
         let order = self.shared.store_kind.get().write_order();
         // With emails through the outbox, the grant's step writes the row too.
-        let outbox = (!self.naive && self.shared.email.get() == Some(EmailVia::Outbox))
+        let outbox = (!self.naive && self.shared.email_through() == Some(EmailVia::Outbox))
             .then_some(&self.shared.outbox);
         let pace = &WithOutbox {
             inner: pace,
@@ -583,7 +584,7 @@ impl World {
             last_attempt: 0.into(),
             signed_in: RefCell::default(),
             auto_retry: None.into(),
-            email: None.into(),
+            email_on: false.into(),
             email_via: EmailVia::default().into(),
             outbox,
             mail: RefCell::default(),
@@ -638,14 +639,8 @@ impl World {
         // behind it in the same queue, with nobody waiting for its answer. A
         // request refused at the door never reaches the queue, so it has no copy.
         let admitted = authorize(self.shared.signed_in.borrow().as_deref(), &grant).is_ok();
-        let copy = (admitted && self.shared.redeliver_next.replace(false)).then(|| {
-            let copy = self.shared.fresh_attempt();
-            call(
-                Rc::clone(&self.shared),
-                Call::redelivery(copy, attempt, grant.clone()),
-                running.clone(),
-            )
-        });
+        let copy = (admitted && self.shared.redeliver_next.replace(false))
+            .then(|| Call::redelivery(self.shared.fresh_attempt(), attempt, grant.clone()));
         let first = Call {
             attempt,
             grant,
@@ -654,20 +649,17 @@ impl World {
             redelivery_of: None,
             retry_of: None,
         };
-        let shared = Rc::clone(&self.shared);
+        // The first attempt goes where the copy (if any) goes: routed now.
         match self.shared.auto_retry.get().filter(|_| retrying) {
-            // The first attempt goes where the copy (if any) goes: routed now.
-            Some(policy) => self.spawn(async move {
-                retrying_call(shared, first, running, policy).await;
-            }),
-            None => self.spawn(async move {
-                let _ = call(shared, first, running).await;
-            }),
+            Some(policy) => {
+                let shared = Rc::clone(&self.shared);
+                let running = running.clone();
+                self.spawn(retrying_call(shared, first, running, policy));
+            }
+            None => self.spawn_call(first, running.clone()),
         }
         if let Some(copy) = copy {
-            self.spawn(async move {
-                let _ = copy.await;
-            });
+            self.spawn_call(copy, running);
         }
         self.settle();
     }
@@ -748,11 +740,7 @@ impl World {
     fn redeliver(&self, messages: Vec<(AttemptId, GrantPoints)>, running: &Running) {
         for (original, grant) in messages {
             let copy = self.shared.fresh_attempt();
-            let copy = Call::redelivery(copy, original, grant);
-            let copy = call(Rc::clone(&self.shared), copy, running.clone());
-            self.spawn(async move {
-                let _ = copy.await;
-            });
+            self.spawn_call(Call::redelivery(copy, original, grant), running.clone());
         }
     }
 
@@ -1023,32 +1011,40 @@ impl World {
 
     /// Whether each grant handled from now on also sends a confirmation email.
     pub fn set_email(&mut self, on: bool) {
-        self.shared
-            .email
-            .set(on.then(|| self.shared.email_via.get()));
+        self.shared.email_on.set(on);
     }
 
     /// How confirmation emails go, from the next grant handled on.
     pub fn set_email_via(&mut self, via: EmailVia) {
         self.shared.email_via.set(via);
-        if self.shared.email.get().is_some() {
-            self.shared.email.set(Some(via));
-        }
     }
 
     /// Whether emails are on, and how they go.
     pub fn email(&self) -> (bool, EmailVia) {
-        (
-            self.shared.email.get().is_some(),
-            self.shared.email_via.get(),
-        )
+        (self.shared.email_on.get(), self.shared.email_via.get())
     }
 
     /// The customers' inboxes: every email delivered, oldest first, and how
     /// many copies the mail service dropped.
     pub fn inbox(&self) -> (Vec<Email>, usize) {
+        self.inbox_newest(usize::MAX)
+    }
+
+    /// The newest `limit` emails (oldest of them first), how many were
+    /// delivered in all, and how many copies were dropped: for a page that
+    /// shows a few of thousands without copying them all.
+    pub fn inbox_newest(&self, limit: usize) -> (Vec<Email>, usize) {
         let mail = self.shared.mail.borrow();
-        (mail.inbox().to_vec(), mail.duplicates())
+        let all = mail.inbox();
+        (
+            all[all.len().saturating_sub(limit)..].to_vec(),
+            mail.duplicates(),
+        )
+    }
+
+    /// How many emails were delivered in all.
+    pub fn inbox_len(&self) -> usize {
+        self.shared.mail.borrow().inbox().len()
     }
 
     /// Outbox rows the relay has not sent yet.
@@ -1146,6 +1142,14 @@ impl World {
         Ref::map(self.shared.log.borrow(), Vec::as_slice)
     }
 
+    /// Spawns one call; nobody but the world's log hears its answer.
+    fn spawn_call(&self, call: Call, running: Running) {
+        let shared = Rc::clone(&self.shared);
+        self.spawn(async move {
+            let _ = self::call(shared, call, running).await;
+        });
+    }
+
     fn spawn(&self, task: impl Future<Output = ()> + 'static) {
         self.spawner
             .spawn_local(task)
@@ -1234,7 +1238,7 @@ async fn call(shared: Rc<Shared>, call: Call, running: Running) -> Result<GrantR
         }
     });
     let account = grant.account_id.clone();
-    let keeps_records = shared.claims_for(&running).is_some();
+    let keeps_records = shared.keeps_records();
     let claimed = grant.clone();
     let answer = async {
         let mut direct = None;

@@ -32,7 +32,14 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
     let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
     let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().0));
     let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().1));
-    let inbox = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().inbox()));
+    // The newest few, and how many in all: a stress run can send thousands.
+    let inbox = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let world = lab.state().world();
+            let (newest, dropped) = world.inbox_newest(INBOX_SHOWN);
+            (newest, world.inbox_len(), dropped)
+        })
+    });
     let records = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             lab.state()
@@ -173,20 +180,19 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 action=|via| Action::SetEmailVia { via }
             />
             <h3 id="inbox-title">{move || texts().inbox_title}</h3>
-            <ul class="records" aria-labelledby="inbox-title" data-testid="inbox" data-count=move || inbox.with(|i| i.0.len())>
+            <ul class="records" aria-labelledby="inbox-title" data-testid="inbox" data-count=move || inbox.with(|i| i.1)>
                 {move || {
-                    let (emails, _) = inbox.get();
+                    let (emails, total, _) = inbox.get();
                     if emails.is_empty() {
                         return view! { <li class="empty">{texts().inbox_empty}</li> }.into_any();
                     }
-                    // The newest few: a stress run can send thousands.
-                    let older = emails.len().saturating_sub(INBOX_SHOWN);
+                    let older = total - emails.len();
                     let more = (older > 0).then(|| {
                         view! { <li class="empty">{(texts().receipts_more)(lang(), older)}</li> }
                     });
                     more.into_iter()
                         .map(IntoAny::into_any)
-                        .chain(emails.into_iter().skip(older).map(|e| {
+                        .chain(emails.into_iter().map(|e| {
                             let line = (texts().email_line)(
                                 lang(),
                                 &visible(&e.account_id),
@@ -200,7 +206,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 }}
             </ul>
             {move || {
-                let dropped = inbox.with(|i| i.1);
+                let dropped = inbox.with(|i| i.2);
                 (dropped > 0)
                     .then(|| view! { <p class="hint" data-testid="inbox-dropped">{(texts().inbox_dropped)(lang(), dropped)}</p> })
             }}

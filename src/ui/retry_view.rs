@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::core::{RetryPolicy, MAX_ATTEMPTS};
-use crate::lab::{parse_millis, Action, LabError, MarkerKind};
+use crate::lab::{parse_millis, Action, LabError};
 
 use super::controller::Controller;
 
@@ -53,20 +53,7 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
         }
     };
     // The waits the last retrying caller made, by retry.
-    let waited = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            let mut waits: Vec<(u32, u64)> = Vec::new();
-            for m in lab.state().markers().iter().rev() {
-                if let MarkerKind::Backoff { wait, retry, .. } = m.kind {
-                    if waits.iter().any(|(r, _)| *r <= retry) {
-                        break;
-                    }
-                    waits.push((retry, wait));
-                }
-            }
-            waits
-        })
-    });
+    let waited = Memo::new(move |_| ctl.lab.with(|lab| lab.state().last_waits().to_vec()));
 
     view! {
         <div class="switch-row">
