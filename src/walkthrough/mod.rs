@@ -1,0 +1,15 @@
+//! The classroom walkthrough: the article, section by section, as scripts of lab
+//! actions with narration per language. Scripts and narration are data files
+//! (`walkthrough/` beside the app, fetched when the walkthrough opens); this
+//! module reads them, checks them against each other, and runs a script on the
+//! same lab the sandbox uses, so nothing a scenario shows is faked.
+
+mod fact;
+mod narration;
+mod script;
+mod tour;
+
+pub use fact::{Fact, FactError, RowRef, Value};
+pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
+pub use script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
+pub use tour::{met, run_step, Content, ContentError, Tour};

@@ -1,0 +1,92 @@
+//! The scenario scripts (`walkthrough/scenarios.json`): for each section of the
+//! article, the lab actions of each step, the question asked before the key step
+//! and the challenge at the end. No text: words live in the language files.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lab::Action;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scripts {
+    pub scenarios: Vec<Scenario>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The article's section number: `s1` … `s11`.
+    pub id: String,
+    pub steps: Vec<Step>,
+    /// What the learner is asked to make happen in a new sandbox afterwards:
+    /// met when every check holds.
+    pub challenge: Vec<Check>,
+    /// Steps, from a new lab, that meet the challenge: what "show me" performs,
+    /// and what the tests use to prove the challenge can be met.
+    pub solution: Vec<Step>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// What the step does, in order, on the lab as the previous step left it.
+    #[serde(default)]
+    pub actions: Vec<Action>,
+    /// Then let virtual time run until nothing more is due.
+    #[serde(default)]
+    pub idle: bool,
+    /// Asked at this step; the next step reveals the answer.
+    #[serde(default)]
+    pub question: Option<Question>,
+}
+
+/// A predict-then-reveal question. Its answer is a fact read from the world
+/// after the next step, so it can never disagree with what the learner sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub answer: Answer,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Answer {
+    /// Typed as a number.
+    Number { fact: String },
+    /// One of these codes; the right one is the fact's value.
+    Choice { fact: String, choices: Vec<String> },
+}
+
+impl Answer {
+    pub fn fact(&self) -> &str {
+        match self {
+            Answer::Number { fact } | Answer::Choice { fact, .. } => fact,
+        }
+    }
+}
+
+/// A challenge's test on the sandbox: `fact` compared with `than` (a number, a
+/// code, or another fact).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    pub fact: String,
+    pub is: Compare,
+    pub than: Than,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compare {
+    Equal,
+    Greater,
+    Less,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Than {
+    Number(i64),
+    Code(String),
+    Fact(String),
+}

@@ -1,0 +1,409 @@
+//! Runs a scenario's script on a lab, step by step, and checks the files that
+//! make the walkthrough against each other.
+
+use super::fact::{Fact, FactError, Value};
+use super::narration::{LanguageFile, ScenarioText};
+use super::script::{Answer, Check, Compare, Scenario, Scripts, Step, Than};
+use crate::lab::{Lab, LabError, LabState};
+use crate::sim::AttemptId;
+
+/// The scripts and one language's words, checked to fit each other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Content {
+    pub scripts: Scripts,
+    pub text: LanguageFile,
+}
+
+/// What is wrong with the walkthrough's files, named so a translator can find it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContentError {
+    /// A file is not valid JSON of the expected shape.
+    Parse {
+        file: String,
+        message: String,
+    },
+    /// Scenario ids must be `s1`, `s2`, … in order.
+    ScenarioId {
+        found: String,
+        expected: String,
+    },
+    /// A scenario must have at least one step.
+    NoSteps(String),
+    /// The language file is for another language than it was loaded as.
+    Language {
+        found: String,
+        expected: String,
+    },
+    /// The language file lacks a scenario, or has one the scripts do not.
+    MissingScenario(String),
+    ExtraScenario(String),
+    /// A scenario's steps and its narration do not match one for one.
+    StepCount {
+        scenario: String,
+        script: usize,
+        text: usize,
+    },
+    /// A piece of text is empty or missing: which scenario, which step (from 1),
+    /// and which piece.
+    MissingText {
+        scenario: String,
+        step: Option<usize>,
+        piece: &'static str,
+    },
+    /// Text that the script has no use for (a question on a step without one).
+    ExtraText {
+        scenario: String,
+        step: usize,
+        piece: String,
+    },
+    /// A scenario must end with a challenge of at least one check.
+    NoChallenge(String),
+    /// A question on the last step: nothing would reveal its answer.
+    QuestionOnLastStep(String),
+    /// A fact name that the lab does not know.
+    Fact {
+        scenario: String,
+        error: FactError,
+    },
+    /// The lab refused one of the script's actions.
+    Refused {
+        scenario: String,
+        step: usize,
+        error: LabError,
+    },
+}
+
+impl std::fmt::Display for ContentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContentError::Parse { file, message } => write!(f, "{file}: {message}"),
+            ContentError::ScenarioId { found, expected } => {
+                write!(f, "scenario `{found}` where `{expected}` belongs")
+            }
+            ContentError::NoSteps(s) => write!(f, "{s} has no steps"),
+            ContentError::Language { found, expected } => {
+                write!(f, "the `{expected}` file says it is `{found}`")
+            }
+            ContentError::MissingScenario(s) => write!(f, "no text for {s}"),
+            ContentError::ExtraScenario(s) => write!(f, "text for {s}, which has no script"),
+            ContentError::StepCount {
+                scenario,
+                script,
+                text,
+            } => write!(
+                f,
+                "{scenario}: {script} steps in the script, {text} in the text"
+            ),
+            ContentError::MissingText {
+                scenario,
+                step,
+                piece,
+            } => match step {
+                Some(step) => write!(f, "{scenario} step {step}: no {piece}"),
+                None => write!(f, "{scenario}: no {piece}"),
+            },
+            ContentError::ExtraText {
+                scenario,
+                step,
+                piece,
+            } => write!(f, "{scenario} step {step}: `{piece}` has no use"),
+            ContentError::NoChallenge(s) => write!(f, "{s} has no challenge"),
+            ContentError::QuestionOnLastStep(s) => {
+                write!(f, "{s}: a question on the last step is never revealed")
+            }
+            ContentError::Fact { scenario, error } => write!(f, "{scenario}: {error}"),
+            ContentError::Refused {
+                scenario,
+                step,
+                error,
+            } => write!(
+                f,
+                "{scenario} step {step}: the lab refused an action ({error:?})"
+            ),
+        }
+    }
+}
+
+impl Content {
+    /// Reads and checks the scripts and the `language` file.
+    pub fn parse(scripts: &str, text: &str, language: &str) -> Result<Content, ContentError> {
+        let parse_error = |file: &str, e: serde_json::Error| ContentError::Parse {
+            file: file.to_string(),
+            message: e.to_string(),
+        };
+        let scripts: Scripts =
+            serde_json::from_str(scripts).map_err(|e| parse_error("scenarios.json", e))?;
+        let text: LanguageFile =
+            serde_json::from_str(text).map_err(|e| parse_error(&format!("{language}.json"), e))?;
+        if text.language != language {
+            return Err(ContentError::Language {
+                found: text.language,
+                expected: language.to_string(),
+            });
+        }
+        let content = Content { scripts, text };
+        content.check()?;
+        Ok(content)
+    }
+
+    fn check(&self) -> Result<(), ContentError> {
+        for (i, scenario) in self.scripts.scenarios.iter().enumerate() {
+            let expected = format!("s{}", i + 1);
+            if scenario.id != expected {
+                return Err(ContentError::ScenarioId {
+                    found: scenario.id.clone(),
+                    expected,
+                });
+            }
+            check_script(scenario)?;
+            let text = self
+                .text
+                .scenarios
+                .get(&scenario.id)
+                .ok_or_else(|| ContentError::MissingScenario(scenario.id.clone()))?;
+            check_text(scenario, text)?;
+        }
+        if let Some(extra) = self
+            .text
+            .scenarios
+            .keys()
+            .find(|id| !self.scripts.scenarios.iter().any(|s| &s.id == *id))
+        {
+            return Err(ContentError::ExtraScenario(extra.clone()));
+        }
+        Ok(())
+    }
+
+    pub fn scenario(&self, index: usize) -> Option<(&Scenario, &ScenarioText)> {
+        let scenario = self.scripts.scenarios.get(index)?;
+        Some((scenario, self.text.scenarios.get(&scenario.id)?))
+    }
+
+    /// The index of the scenario with this id (`s3`).
+    pub fn find(&self, id: &str) -> Option<usize> {
+        self.scripts.scenarios.iter().position(|s| s.id == id)
+    }
+}
+
+fn check_script(scenario: &Scenario) -> Result<(), ContentError> {
+    let fact_error = |error| ContentError::Fact {
+        scenario: scenario.id.clone(),
+        error,
+    };
+    let Some(last) = scenario.steps.last() else {
+        return Err(ContentError::NoSteps(scenario.id.clone()));
+    };
+    if last.question.is_some() {
+        return Err(ContentError::QuestionOnLastStep(scenario.id.clone()));
+    }
+    for step in &scenario.steps {
+        if let Some(question) = &step.question {
+            Fact::parse(question.answer.fact()).map_err(fact_error)?;
+        }
+    }
+    if scenario.challenge.is_empty() {
+        return Err(ContentError::NoChallenge(scenario.id.clone()));
+    }
+    for check in &scenario.challenge {
+        Fact::parse(&check.fact).map_err(fact_error)?;
+        if let Than::Fact(name) = &check.than {
+            Fact::parse(name).map_err(fact_error)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentError> {
+    let id = &scenario.id;
+    if text.steps.len() != scenario.steps.len() {
+        return Err(ContentError::StepCount {
+            scenario: id.clone(),
+            script: scenario.steps.len(),
+            text: text.steps.len(),
+        });
+    }
+    let missing = |step: Option<usize>, piece| ContentError::MissingText {
+        scenario: id.clone(),
+        step,
+        piece,
+    };
+    let blank = |s: &str| s.trim().is_empty();
+    for (piece, value) in [
+        ("title", &text.title),
+        ("challenge", &text.challenge),
+        ("hint", &text.hint),
+        ("challenge_met", &text.challenge_met),
+    ] {
+        if blank(value) {
+            return Err(missing(None, piece));
+        }
+    }
+    for (n, (step, words)) in scenario.steps.iter().zip(&text.steps).enumerate() {
+        let n = n + 1;
+        if blank(&words.narration) {
+            return Err(missing(Some(n), "narration"));
+        }
+        let extra = |piece: &str| ContentError::ExtraText {
+            scenario: id.clone(),
+            step: n,
+            piece: piece.to_string(),
+        };
+        let Some(question) = &step.question else {
+            if words.question.is_some() {
+                return Err(extra("question"));
+            }
+            if words.explain.is_some() {
+                return Err(extra("explain"));
+            }
+            if let Some(code) = words.choices.keys().next() {
+                return Err(extra(code));
+            }
+            continue;
+        };
+        if words.question.as_deref().is_none_or(blank) {
+            return Err(missing(Some(n), "question"));
+        }
+        if words.explain.as_deref().is_none_or(blank) {
+            return Err(missing(Some(n), "explain"));
+        }
+        let codes: &[String] = match &question.answer {
+            Answer::Number { .. } => &[],
+            Answer::Choice { choices, .. } => choices,
+        };
+        if codes
+            .iter()
+            .any(|c| words.choices.get(c).is_none_or(|label| blank(label)))
+        {
+            return Err(missing(Some(n), "choice label"));
+        }
+        if let Some(code) = words.choices.keys().find(|c| !codes.contains(c)) {
+            return Err(extra(code));
+        }
+    }
+    Ok(())
+}
+
+/// Carries out one step on the lab as the previous one left it.
+pub fn run_step(lab: &mut Lab, step: &Step) -> Result<(), LabError> {
+    for action in &step.actions {
+        lab.dispatch(action.clone())?;
+    }
+    if step.idle {
+        lab.skip_to_idle()?;
+    }
+    Ok(())
+}
+
+/// Where a learner is: a scenario, a step in it (from 0), and the lab the script
+/// made up to and including that step.
+#[derive(Debug)]
+pub struct Tour {
+    pub scenario: usize,
+    pub step: usize,
+    pub lab: Lab,
+}
+
+impl Tour {
+    /// The lab after steps `0..=step` of a scenario, from a new lab: how back,
+    /// restart and a deep link reach a step.
+    pub fn open(scripts: &Scripts, scenario: usize, step: usize) -> Result<Tour, ContentError> {
+        let scenario_script = scripts
+            .scenarios
+            .get(scenario)
+            .ok_or_else(|| ContentError::MissingScenario(format!("#{}", scenario + 1)))?;
+        let step = step.min(scenario_script.steps.len().saturating_sub(1));
+        let mut lab = Lab::new();
+        for (n, s) in scenario_script.steps.iter().take(step + 1).enumerate() {
+            run_step(&mut lab, s).map_err(|error| ContentError::Refused {
+                scenario: scenario_script.id.clone(),
+                step: n + 1,
+                error,
+            })?;
+        }
+        Ok(Tour {
+            scenario,
+            step,
+            lab,
+        })
+    }
+
+    /// Runs the next step on this lab. False at the last step.
+    pub fn next(&mut self, scripts: &Scripts) -> Result<bool, ContentError> {
+        let scenario = &scripts.scenarios[self.scenario];
+        let Some(step) = scenario.steps.get(self.step + 1) else {
+            return Ok(false);
+        };
+        run_step(&mut self.lab, step).map_err(|error| ContentError::Refused {
+            scenario: scenario.id.clone(),
+            step: self.step + 2,
+            error,
+        })?;
+        self.step += 1;
+        Ok(true)
+    }
+
+    /// A true step back: the world replayed from the start to the earlier step.
+    /// False at the first step.
+    pub fn back(&mut self, scripts: &Scripts) -> Result<bool, ContentError> {
+        if self.step == 0 {
+            return Ok(false);
+        }
+        *self = Tour::open(scripts, self.scenario, self.step - 1)?;
+        Ok(true)
+    }
+
+    pub fn steps(&self, scripts: &Scripts) -> usize {
+        scripts.scenarios[self.scenario].steps.len()
+    }
+
+    /// The right answer to the question asked at this step, read from the world
+    /// after the next step, and the attempt of the row that shows it (if the
+    /// fact reads a row). `None` when this step asks nothing.
+    pub fn answer(
+        &self,
+        scripts: &Scripts,
+    ) -> Result<Option<(Value, Option<AttemptId>)>, ContentError> {
+        let scenario = &scripts.scenarios[self.scenario];
+        let Some(question) = &scenario.steps[self.step].question else {
+            return Ok(None);
+        };
+        let revealed = Tour::open(scripts, self.scenario, self.step + 1)?;
+        let name = question.answer.fact();
+        let fact_error = |error| ContentError::Fact {
+            scenario: scenario.id.clone(),
+            error,
+        };
+        let fact = Fact::parse(name).map_err(fact_error)?;
+        let state = revealed.lab.state();
+        let value = fact.read(state, name).map_err(fact_error)?;
+        let proof = fact.row().and_then(|at| {
+            let rows = state.timeline();
+            at.index(rows.len()).map(|i| rows[i].attempt.id)
+        });
+        Ok(Some((value, proof)))
+    }
+}
+
+/// Whether the lab meets every check of a challenge. A fact the world has no
+/// value for yet (no row at all) is not met.
+pub fn met(checks: &[Check], state: &LabState) -> bool {
+    checks
+        .iter()
+        .all(|check| holds(check, state).unwrap_or(false))
+}
+
+fn holds(check: &Check, state: &LabState) -> Result<bool, FactError> {
+    let read = |name: &str| Fact::parse(name)?.read(state, name);
+    let left = read(&check.fact)?;
+    let right = match &check.than {
+        Than::Number(n) => Value::Number(*n),
+        Than::Code(c) => Value::Code(c.clone()),
+        Than::Fact(name) => read(name)?,
+    };
+    Ok(match (check.is, left, right) {
+        (Compare::Equal, l, r) => l == r,
+        (Compare::Greater, Value::Number(l), Value::Number(r)) => l > r,
+        (Compare::Less, Value::Number(l), Value::Number(r)) => l < r,
+        _ => false,
+    })
+}

@@ -1,0 +1,419 @@
+//! The walkthrough's files run on the real lab: every scenario to its end, every
+//! number its narration states read from the world, in both languages, and a
+//! step reached by going back identical to the same step reached going forward.
+
+use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::{to_json, Lab};
+use idempotency_lab::walkthrough::{
+    met, render, run_step, Answer, Content, ContentError, Fact, FactError, RowRef, TemplateError,
+    Tour, Value,
+};
+
+const SCRIPTS: &str = include_str!("../walkthrough/scenarios.json");
+
+fn language_file(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => include_str!("../walkthrough/en.json"),
+        Lang::Fa => include_str!("../walkthrough/fa.json"),
+    }
+}
+
+fn content(lang: Lang) -> Content {
+    Content::parse(SCRIPTS, language_file(lang), lang.tag())
+        .unwrap_or_else(|e| panic!("{}: {e}", lang.tag()))
+}
+
+fn number(lang: Lang) -> impl Fn(i64) -> String {
+    move |n| lang.prose_number(n)
+}
+
+/// What makes two labs the same: the recorded history and the world's event log.
+fn fingerprint(lab: &Lab) -> String {
+    let events = serde_json::to_string(&*lab.state().world().events()).unwrap();
+    format!("{}\n{events}", to_json(lab.history()))
+}
+
+/// Every step of every scenario runs on the lab, and every piece of its text is
+/// filled from the world at that step, in both languages (printed, for a
+/// translator to read with `--nocapture`). A question's answer is one of its
+/// choices, and its explanation is filled from the step that reveals it.
+#[test]
+fn every_step_runs_and_every_text_is_filled_from_the_world() {
+    for lang in Lang::ALL {
+        let content = content(lang);
+        assert_eq!(content.scripts.scenarios.len(), 11, "one per section");
+        for (i, scenario) in content.scripts.scenarios.iter().enumerate() {
+            let text = &content.text.scenarios[&scenario.id];
+            println!("== {} {}", scenario.id, text.title);
+            for n in 0..scenario.steps.len() {
+                let tour = Tour::open(&content.scripts, i, n).unwrap();
+                assert_eq!((tour.scenario, tour.step), (i, n));
+                let fill = |template: &str, lab: &Lab| {
+                    render(template, lab.state(), number(lang)).unwrap_or_else(|e| {
+                        panic!("{} {} step {}: {e}", lang.tag(), scenario.id, n + 1)
+                    })
+                };
+                println!("  {}: {}", n + 1, fill(&text.steps[n].narration, &tour.lab));
+                let Some((value, proof)) = tour.answer(&content.scripts).unwrap() else {
+                    assert!(scenario.steps[n].question.is_none());
+                    continue;
+                };
+                let question = scenario.steps[n].question.as_ref().unwrap();
+                match (&question.answer, &value) {
+                    (Answer::Number { .. }, Value::Number(_)) => {}
+                    (Answer::Choice { choices, .. }, Value::Code(code)) => {
+                        assert!(
+                            choices.contains(code),
+                            "{}: {code} is no choice",
+                            scenario.id
+                        )
+                    }
+                    (answer, value) => panic!("{}: {answer:?} answered by {value:?}", scenario.id),
+                }
+                let revealed = Tour::open(&content.scripts, i, n + 1).unwrap();
+                if let Some(attempt) = proof {
+                    assert!(
+                        revealed
+                            .lab
+                            .state()
+                            .timeline()
+                            .iter()
+                            .any(|r| r.attempt.id == attempt),
+                        "the proof is a row the learner can see"
+                    );
+                }
+                let explain = text.steps[n].explain.as_deref().unwrap();
+                println!(
+                    "     Q: {} -> {value:?}; {}",
+                    text.steps[n].question.as_deref().unwrap(),
+                    fill(explain, &revealed.lab)
+                );
+            }
+        }
+    }
+}
+
+/// The numbers a question's answer and the narration state are the world's:
+/// the same fact read the same way (the s1 retry doubles the naive balance).
+#[test]
+fn a_filled_number_is_the_worlds_number() {
+    let content = content(Lang::En);
+    let tour = Tour::open(&content.scripts, 0, 2).unwrap();
+    let text = render(
+        "{naive-balance:alice} vs {balance:alice}",
+        tour.lab.state(),
+        number(Lang::En),
+    )
+    .unwrap();
+    let state = tour.lab.state();
+    let naive = state
+        .naive_balances()
+        .iter()
+        .find(|(a, _)| a == "alice")
+        .unwrap()
+        .1;
+    assert_eq!(
+        text,
+        format!("{naive} vs {}", state.store().balance("alice"))
+    );
+    assert_eq!((naive, state.store().balance("alice")), (200, 100));
+    let fa = render("{naive-balance:alice}", tour.lab.state(), number(Lang::Fa)).unwrap();
+    assert_eq!(fa, "۲۰۰");
+}
+
+/// Back is a true step back: every step reached by going back is the very state
+/// (history and event log, byte for byte) that going forward reached.
+#[test]
+fn every_step_is_the_same_reached_by_back_as_by_next() {
+    let scripts = content(Lang::En).scripts;
+    for (i, scenario) in scripts.scenarios.iter().enumerate() {
+        let mut tour = Tour::open(&scripts, i, 0).unwrap();
+        let mut forward = vec![fingerprint(&tour.lab)];
+        while tour.next(&scripts).unwrap() {
+            forward.push(fingerprint(&tour.lab));
+        }
+        assert_eq!(forward.len(), scenario.steps.len());
+        assert_eq!(tour.step + 1, tour.steps(&scripts));
+        for n in (0..forward.len()).rev() {
+            assert_eq!(tour.step, n);
+            assert_eq!(
+                fingerprint(&tour.lab),
+                forward[n],
+                "{} step {}",
+                scenario.id,
+                n + 1
+            );
+            let moved = tour.back(&scripts).unwrap();
+            assert_eq!(moved, n > 0);
+        }
+        // A deep link to a step lands on the same state too.
+        for (n, expected) in forward.iter().enumerate() {
+            assert_eq!(
+                &fingerprint(&Tour::open(&scripts, i, n).unwrap().lab),
+                expected
+            );
+        }
+        // Steps past the end land on the last one.
+        let past = Tour::open(&scripts, i, scenario.steps.len() + 5).unwrap();
+        assert_eq!(past.step, scenario.steps.len() - 1);
+    }
+}
+
+/// Each challenge starts in a new sandbox: it is not met there, and its solution
+/// (what "show me" performs) meets it.
+#[test]
+fn every_challenge_is_unmet_at_first_and_met_by_its_solution() {
+    let scripts = content(Lang::En).scripts;
+    for scenario in &scripts.scenarios {
+        let mut lab = Lab::new();
+        assert!(!met(&scenario.challenge, lab.state()), "{}", scenario.id);
+        let (last, before) = scenario.solution.split_last().unwrap();
+        for step in before {
+            run_step(&mut lab, step).unwrap();
+        }
+        assert!(
+            !met(&scenario.challenge, lab.state()),
+            "{} met too early",
+            scenario.id
+        );
+        run_step(&mut lab, last).unwrap();
+        assert!(met(&scenario.challenge, lab.state()), "{}", scenario.id);
+    }
+}
+
+fn edited(edit: impl FnOnce(&mut serde_json::Value)) -> Result<Content, ContentError> {
+    let mut file: serde_json::Value = serde_json::from_str(language_file(Lang::En)).unwrap();
+    edit(&mut file);
+    Content::parse(SCRIPTS, &file.to_string(), "en")
+}
+
+/// A language file that misses a step, a question, a choice or any other piece
+/// is refused, naming what is missing.
+#[test]
+fn a_language_missing_a_piece_is_refused() {
+    assert!(edited(|_| {}).is_ok());
+    assert!(matches!(
+        edited(|f| { f["scenarios"]["s4"]["steps"].as_array_mut().unwrap().pop(); }),
+        Err(ContentError::StepCount { scenario, script: 4, text: 3 }) if scenario == "s4"
+    ));
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("question");
+        }),
+        Err(ContentError::MissingText {
+            scenario: "s4".into(),
+            step: Some(1),
+            piece: "question"
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][0]["explain"] = " ".into();
+        }),
+        Err(ContentError::MissingText {
+            scenario: "s4".into(),
+            step: Some(1),
+            piece: "explain"
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][1]["choices"]
+                .as_object_mut()
+                .unwrap()
+                .remove("replayed");
+        }),
+        Err(ContentError::MissingText {
+            scenario: "s4".into(),
+            step: Some(2),
+            piece: "choice label"
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][1]["choices"]["maybe"] = "Maybe".into();
+        }),
+        Err(ContentError::ExtraText {
+            scenario: "s4".into(),
+            step: 2,
+            piece: "maybe".into()
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][2]["question"] = "Why?".into();
+        }),
+        Err(ContentError::ExtraText {
+            scenario: "s4".into(),
+            step: 3,
+            piece: "question".into()
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s2"]["steps"][0]["narration"] = "".into();
+        }),
+        Err(ContentError::MissingText {
+            scenario: "s2".into(),
+            step: Some(1),
+            piece: "narration"
+        })
+    );
+    for piece in ["title", "challenge", "hint", "challenge_met"] {
+        assert_eq!(
+            edited(|f| {
+                f["scenarios"]["s9"][piece] = "".into();
+            }),
+            Err(ContentError::MissingText {
+                scenario: "s9".into(),
+                step: None,
+                piece
+            })
+        );
+    }
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"].as_object_mut().unwrap().remove("s11");
+        }),
+        Err(ContentError::MissingScenario("s11".into()))
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s12"] = f["scenarios"]["s1"].clone();
+        }),
+        Err(ContentError::ExtraScenario("s12".into()))
+    );
+    assert!(matches!(
+        edited(|f| { f["scenarios"]["s1"]["steps"][0].as_object_mut().unwrap().remove("narration"); }),
+        Err(ContentError::Parse { file, .. }) if file == "en.json"
+    ));
+    assert_eq!(
+        Content::parse(SCRIPTS, language_file(Lang::En), "fa"),
+        Err(ContentError::Language {
+            found: "en".into(),
+            expected: "fa".into()
+        })
+    );
+}
+
+/// Scripts out of the article's order, or that end on a question, are refused.
+#[test]
+fn scripts_out_of_order_or_ending_on_a_question_are_refused() {
+    let edit = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut scripts: serde_json::Value = serde_json::from_str(SCRIPTS).unwrap();
+        edit(&mut scripts);
+        Content::parse(&scripts.to_string(), language_file(Lang::En), "en")
+    };
+    assert_eq!(
+        edit(&|s| s["scenarios"].as_array_mut().unwrap().swap(0, 1)),
+        Err(ContentError::ScenarioId {
+            found: "s2".into(),
+            expected: "s1".into()
+        })
+    );
+    assert_eq!(
+        edit(&|s| s["scenarios"][0]["steps"][2]["question"] =
+            s["scenarios"][0]["steps"][1]["question"].clone()),
+        Err(ContentError::QuestionOnLastStep("s1".into()))
+    );
+    assert!(matches!(
+        edit(&|s| s["scenarios"][0]["challenge"][0]["fact"] = "luck".into()),
+        Err(ContentError::Fact { .. })
+    ));
+    assert_eq!(
+        edit(&|s| s["scenarios"][0]["challenge"] = serde_json::json!([])),
+        Err(ContentError::NoChallenge("s1".into()))
+    );
+}
+
+/// Text may not state a number of its own, nor read a fact the lab lacks.
+#[test]
+fn a_number_written_by_hand_or_an_unknown_fact_is_refused() {
+    let content = content(Lang::En);
+    let tour = Tour::open(&content.scripts, 0, 1).unwrap();
+    let state = tour.lab.state();
+    let fill = |t: &str| render(t, state, number(Lang::En));
+    assert_eq!(fill("Alice has 100"), Err(TemplateError::Digit('1')));
+    assert_eq!(fill("آلیس ۱۰۰ دارد"), Err(TemplateError::Digit('۱')));
+    assert_eq!(
+        fill("{balance:alice} and 5"),
+        Err(TemplateError::Digit('5'))
+    );
+    assert!(matches!(
+        fill("{luck}"),
+        Err(TemplateError::Fact(FactError::Unknown(_)))
+    ));
+    assert!(matches!(
+        fill("{balance:}"),
+        Err(TemplateError::Fact(FactError::Unknown(_)))
+    ));
+    assert!(matches!(
+        fill("{points:0}"),
+        Err(TemplateError::Fact(FactError::Unknown(_)))
+    ));
+    assert!(matches!(
+        fill("{rows:1}"),
+        Err(TemplateError::Fact(FactError::Unknown(_)))
+    ));
+    assert!(matches!(
+        fill("{points:2}"),
+        Err(TemplateError::Fact(FactError::Missing(_)))
+    ));
+    assert!(matches!(
+        fill("{read-balance}"),
+        Err(TemplateError::Fact(FactError::Missing(_)))
+    ));
+    assert_eq!(
+        fill("{outcome:last}"),
+        Err(TemplateError::NotANumber("outcome:last".into()))
+    );
+    assert_eq!(fill("{balance:alice"), Err(TemplateError::Unbalanced));
+    assert_eq!(fill("balance}"), Err(TemplateError::Unbalanced));
+    assert_eq!(fill("{a{b}"), Err(TemplateError::Unbalanced));
+    assert_eq!(
+        fill("{points:1} then {points:last} of {rows}"),
+        Ok("100 then 100 of 1".into())
+    );
+}
+
+/// Rows are counted from the first (1-based) or back from the newest.
+#[test]
+fn facts_read_rows_from_either_end() {
+    let content = content(Lang::En);
+    // s4 at its last step: Alice's grant, its fresh-key retry, the refused
+    // reuse, and Bob's grant.
+    let tour = Tour::open(&content.scripts, 3, 3).unwrap();
+    let state = tour.lab.state();
+    let read = |name: &str| Fact::parse(name).unwrap().read(state, name).unwrap();
+    assert_eq!(read("rows"), Value::Number(4));
+    assert_eq!(read("outcome:1"), Value::Code("timeout-applied".into()));
+    assert_eq!(read("origin:2"), Value::Code("retry-fresh".into()));
+    assert_eq!(read("outcome:last-1"), Value::Code("rejected".into()));
+    assert_eq!(read("error:last-1"), Value::Code("payload-mismatch".into()));
+    assert_eq!(read("attempt:last"), Value::Number(4));
+    assert_eq!(read("points:last-1"), Value::Number(200));
+    assert_eq!(read("account-balance:last"), Value::Number(100));
+    assert_eq!(read("account-balance:1"), Value::Number(200));
+    assert_eq!(read("store"), Value::Code("in-memory".into()));
+    assert_eq!(read("holds:at-most-once"), Value::Code("yes".into()));
+    assert!(matches!(
+        Fact::parse("holds:luck"),
+        Err(FactError::Unknown(_))
+    ));
+    assert!(matches!(
+        Fact::parse("outcome:last-4").unwrap().read(state, "x"),
+        Err(FactError::Missing(_))
+    ));
+    assert!(matches!(
+        Fact::parse("outcome:5").unwrap().read(state, "x"),
+        Err(FactError::Missing(_))
+    ));
+    assert_eq!(
+        Fact::parse("truth:last").unwrap().row(),
+        Some(RowRef::FromLast(0))
+    );
+    assert_eq!(Fact::parse("rows").unwrap().row(), None);
+}
