@@ -3,10 +3,10 @@
 //! step reached by going back identical to the same step reached going forward.
 
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::{to_json, Lab};
+use idempotency_lab::lab::{to_json, FieldError, Lab};
 use idempotency_lab::walkthrough::{
-    met, render, run_step, Answer, Content, ContentError, Fact, FactError, RowRef, TemplateError,
-    Tour, Value,
+    answer, judge, met, render, run_step, Answer, Content, ContentError, Fact, FactError, RowRef,
+    TemplateError, Tour, Value,
 };
 
 const SCRIPTS: &str = include_str!("../walkthrough/scenarios.json");
@@ -54,7 +54,7 @@ fn every_step_runs_and_every_text_is_filled_from_the_world() {
                     })
                 };
                 println!("  {}: {}", n + 1, fill(&text.steps[n].narration, &tour.lab));
-                let Some((value, proof)) = tour.answer(&content.scripts).unwrap() else {
+                let Some((value, proof)) = answer(&content.scripts, i, n).unwrap() else {
                     assert!(scenario.steps[n].question.is_none());
                     continue;
                 };
@@ -416,4 +416,22 @@ fn facts_read_rows_from_either_end() {
         Some(RowRef::FromLast(0))
     );
     assert_eq!(Fact::parse("rows").unwrap().row(), None);
+}
+
+/// A typed answer is read in any digits; a choice is its code; a typed answer
+/// that is no number is an error to fix, not a wrong answer.
+#[test]
+fn answers_are_judged_by_value_in_any_digits() {
+    let hundred = Value::Number(100);
+    assert_eq!(judge(&hundred, "100"), Ok(true));
+    assert_eq!(judge(&hundred, " ۱۰۰ "), Ok(true));
+    assert_eq!(judge(&hundred, "١٠٠"), Ok(true));
+    assert_eq!(judge(&hundred, "200"), Ok(false));
+    assert_eq!(judge(&Value::Number(0), "0"), Ok(true));
+    assert_eq!(judge(&hundred, ""), Err(FieldError::Empty));
+    assert_eq!(judge(&hundred, "a lot"), Err(FieldError::NotANumber));
+    assert_eq!(judge(&hundred, "99999999999999999999999"), Ok(false));
+    let applied = Value::Code("applied".into());
+    assert_eq!(judge(&applied, "applied"), Ok(true));
+    assert_eq!(judge(&applied, "replayed"), Ok(false));
 }

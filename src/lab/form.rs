@@ -85,6 +85,12 @@ pub fn parse_points(text: &str) -> Result<i32, FieldError> {
 /// Reads a number of milliseconds (a setting): a whole number, 0 or more, in any
 /// of the digits the points field takes. The lab checks the range.
 pub fn parse_millis(text: &str) -> Result<u64, FieldError> {
+    parse_whole(text)
+}
+
+/// Reads a whole number, 0 or more (a setting, an answer), in any of the digits
+/// the points field takes.
+pub fn parse_whole(text: &str) -> Result<u64, FieldError> {
     let ascii: String = text.trim().chars().map(to_ascii_digit).collect();
     if ascii.is_empty() {
         return Err(FieldError::Empty);

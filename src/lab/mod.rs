@@ -23,7 +23,9 @@ pub use engine::{
     MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
 };
 pub use fold::Line;
-pub use form::{parse_millis, parse_points, read_request, FieldError, FormErrors, MAX_FIELD_CHARS};
+pub use form::{
+    parse_millis, parse_points, parse_whole, read_request, FieldError, FormErrors, MAX_FIELD_CHARS,
+};
 pub use history::{History, Lab, ReplayError};
 pub use invariants::{Break, Invariant, Invariants};
 pub use session::VERSION as SESSION_VERSION;

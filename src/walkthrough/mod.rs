@@ -6,10 +6,12 @@
 
 mod fact;
 mod narration;
+mod progress;
 mod script;
 mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
+pub use progress::{Progress, ProgressError, ScenarioProgress, MAX_PROGRESS_BYTES};
 pub use script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
-pub use tour::{met, run_step, Content, ContentError, Tour};
+pub use tour::{answer, judge, met, run_step, Content, ContentError, Tour};

@@ -4,7 +4,7 @@
 use super::fact::{Fact, FactError, Value};
 use super::narration::{LanguageFile, ScenarioText};
 use super::script::{Answer, Check, Compare, Scenario, Scripts, Step, Than};
-use crate::lab::{Lab, LabError, LabState};
+use crate::lab::{parse_whole, FieldError, Lab, LabError, LabState};
 use crate::sim::AttemptId;
 
 /// The scripts and one language's words, checked to fit each other.
@@ -355,33 +355,37 @@ impl Tour {
     pub fn steps(&self, scripts: &Scripts) -> usize {
         scripts.scenarios[self.scenario].steps.len()
     }
+}
 
-    /// The right answer to the question asked at this step, read from the world
-    /// after the next step, and the attempt of the row that shows it (if the
-    /// fact reads a row). `None` when this step asks nothing.
-    pub fn answer(
-        &self,
-        scripts: &Scripts,
-    ) -> Result<Option<(Value, Option<AttemptId>)>, ContentError> {
-        let scenario = &scripts.scenarios[self.scenario];
-        let Some(question) = &scenario.steps[self.step].question else {
-            return Ok(None);
-        };
-        let revealed = Tour::open(scripts, self.scenario, self.step + 1)?;
-        let name = question.answer.fact();
-        let fact_error = |error| ContentError::Fact {
-            scenario: scenario.id.clone(),
-            error,
-        };
-        let fact = Fact::parse(name).map_err(fact_error)?;
-        let state = revealed.lab.state();
-        let value = fact.read(state, name).map_err(fact_error)?;
-        let proof = fact.row().and_then(|at| {
-            let rows = state.timeline();
-            at.index(rows.len()).map(|i| rows[i].attempt.id)
-        });
-        Ok(Some((value, proof)))
-    }
+/// The right answer to the question asked at a step of a scenario, read from
+/// the world after the next step, and the attempt of the row that shows it (if
+/// the fact reads a row). `None` when that step asks nothing.
+pub fn answer(
+    scripts: &Scripts,
+    scenario: usize,
+    step: usize,
+) -> Result<Option<(Value, Option<AttemptId>)>, ContentError> {
+    let script = scripts
+        .scenarios
+        .get(scenario)
+        .ok_or_else(|| ContentError::MissingScenario(format!("#{}", scenario + 1)))?;
+    let Some(question) = script.steps.get(step).and_then(|s| s.question.as_ref()) else {
+        return Ok(None);
+    };
+    let revealed = Tour::open(scripts, scenario, step + 1)?;
+    let name = question.answer.fact();
+    let fact_error = |error| ContentError::Fact {
+        scenario: script.id.clone(),
+        error,
+    };
+    let fact = Fact::parse(name).map_err(fact_error)?;
+    let state = revealed.lab.state();
+    let value = fact.read(state, name).map_err(fact_error)?;
+    let proof = fact.row().and_then(|at| {
+        let rows = state.timeline();
+        at.index(rows.len()).map(|i| rows[i].attempt.id)
+    });
+    Ok(Some((value, proof)))
 }
 
 /// Whether the lab meets every check of a challenge. A fact the world has no
@@ -406,4 +410,17 @@ fn holds(check: &Check, state: &LabState) -> Result<bool, FactError> {
         (Compare::Less, Value::Number(l), Value::Number(r)) => l < r,
         _ => false,
     })
+}
+
+/// Whether a learner's answer is right: a number typed in any digits the lab
+/// reads, or a choice's code. A typed answer that is no number is an error,
+/// not a wrong answer, so the learner can fix it.
+pub fn judge(expected: &Value, given: &str) -> Result<bool, FieldError> {
+    match expected {
+        Value::Number(n) => {
+            let typed = parse_whole(given)?;
+            Ok(i64::try_from(typed).is_ok_and(|typed| typed == *n))
+        }
+        Value::Code(code) => Ok(code == given),
+    }
 }

@@ -1,0 +1,155 @@
+//! What a learner has done in the walkthrough: the furthest step of each
+//! scenario, the questions answered right, the challenges met. Kept in the
+//! browser, and exported and imported as a file to carry it elsewhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::script::Scripts;
+
+const FORMAT: &str = "idempotency-lab/progress";
+const VERSION: u32 = 1;
+/// A progress file is a few hundred bytes; anything far larger is not one.
+pub const MAX_PROGRESS_BYTES: usize = 64 * 1024;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioProgress {
+    /// The furthest step reached, from 1.
+    #[serde(default)]
+    pub furthest: usize,
+    /// Steps (from 1) whose question was answered right.
+    #[serde(default)]
+    pub answered: BTreeSet<usize>,
+    #[serde(default)]
+    pub challenge: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub scenarios: BTreeMap<String, ScenarioProgress>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    version: u32,
+    scenarios: BTreeMap<String, ScenarioProgress>,
+}
+
+/// Why a progress file could not be read. Nothing of it is taken then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgressError {
+    TooLarge,
+    /// Not JSON of the progress file's shape.
+    NotProgress,
+    /// A progress file of a later version of the lab.
+    Version(u32),
+    /// It names a scenario the walkthrough does not have.
+    UnknownScenario(String),
+    /// It names a step, or a question, the scenario does not have.
+    UnknownStep {
+        scenario: String,
+        step: usize,
+    },
+}
+
+impl Progress {
+    pub fn saw(&mut self, scenario: &str, step: usize) {
+        let entry = self.scenarios.entry(scenario.to_string()).or_default();
+        entry.furthest = entry.furthest.max(step);
+    }
+
+    pub fn answered(&mut self, scenario: &str, step: usize) {
+        let entry = self.scenarios.entry(scenario.to_string()).or_default();
+        entry.answered.insert(step);
+    }
+
+    pub fn met_challenge(&mut self, scenario: &str) {
+        self.scenarios
+            .entry(scenario.to_string())
+            .or_default()
+            .challenge = true;
+    }
+
+    pub fn of(&self, scenario: &str) -> ScenarioProgress {
+        self.scenarios.get(scenario).cloned().unwrap_or_default()
+    }
+
+    /// A scenario is done when its last step was reached, every question in it
+    /// answered right, and its challenge met.
+    pub fn done(&self, scripts: &Scripts, scenario: &str) -> bool {
+        let Some(script) = scripts.scenarios.iter().find(|s| s.id == scenario) else {
+            return false;
+        };
+        let p = self.of(scenario);
+        let questions = script
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.question.is_some())
+            .all(|(n, _)| p.answered.contains(&(n + 1)));
+        p.furthest >= script.steps.len() && questions && p.challenge
+    }
+
+    /// Takes in what another record holds, losing nothing of either.
+    pub fn merge(&mut self, other: Progress) {
+        for (id, theirs) in other.scenarios {
+            let mine = self.scenarios.entry(id).or_default();
+            mine.furthest = mine.furthest.max(theirs.furthest);
+            mine.answered.extend(theirs.answered);
+            mine.challenge |= theirs.challenge;
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        let file = File {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            scenarios: self.scenarios.clone(),
+        };
+        serde_json::to_string_pretty(&file).expect("progress serializes")
+    }
+
+    /// Reads a progress file, checked against the walkthrough's scripts.
+    pub fn from_json(json: &str, scripts: &Scripts) -> Result<Progress, ProgressError> {
+        if json.len() > MAX_PROGRESS_BYTES {
+            return Err(ProgressError::TooLarge);
+        }
+        let file: File = serde_json::from_str(json).map_err(|_| ProgressError::NotProgress)?;
+        if file.format != FORMAT {
+            return Err(ProgressError::NotProgress);
+        }
+        if file.version != VERSION {
+            return Err(ProgressError::Version(file.version));
+        }
+        for (id, p) in &file.scenarios {
+            let script = scripts
+                .scenarios
+                .iter()
+                .find(|s| &s.id == id)
+                .ok_or_else(|| ProgressError::UnknownScenario(id.clone()))?;
+            let bad = |step: usize| ProgressError::UnknownStep {
+                scenario: id.clone(),
+                step,
+            };
+            if p.furthest > script.steps.len() {
+                return Err(bad(p.furthest));
+            }
+            if let Some(step) = p.answered.iter().find(|n| {
+                **n == 0
+                    || script
+                        .steps
+                        .get(**n - 1)
+                        .is_none_or(|s| s.question.is_none())
+            }) {
+                return Err(bad(*step));
+            }
+        }
+        Ok(Progress {
+            scenarios: file.scenarios,
+        })
+    }
+}
