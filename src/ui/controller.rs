@@ -101,6 +101,28 @@ pub enum Notice {
     BroughtBack,
     /// Another tab saved its session under this lab's key.
     OtherTab,
+    /// About the walkthrough: a link it cannot open, its files, progress.
+    Walk(WalkNotice),
+}
+
+/// What the walkthrough has to tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WalkNotice {
+    /// A link names a scenario the walkthrough lacks (it has `scenarios`).
+    UnknownScenario {
+        id: String,
+        scenarios: usize,
+    },
+    /// A link names a step the scenario lacks (it has `steps`).
+    UnknownStep {
+        id: String,
+        step: String,
+        steps: usize,
+    },
+    /// The walkthrough's files could not be fetched or read.
+    LoadFailed(String),
+    ProgressImported,
+    ProgressFailed(crate::walkthrough::ProgressError),
 }
 
 /// What put a new session in place of the old one.
@@ -110,6 +132,10 @@ pub enum Replacement {
     Link,
     /// An imported file, with this many actions.
     Import(usize),
+    /// "Try it yourself": the walkthrough's lab at its step.
+    Fork,
+    /// A new sandbox for a walkthrough challenge.
+    Challenge,
 }
 
 impl Notice {
@@ -123,6 +149,7 @@ impl Notice {
                 | Notice::Replaced(_)
                 | Notice::BroughtBack
                 | Notice::OtherTab
+                | Notice::Walk(WalkNotice::ProgressImported)
         )
     }
 }
@@ -248,6 +275,12 @@ impl Controller {
             self.swap(old);
             self.notice.set(Some(Notice::BroughtBack));
         }
+    }
+
+    /// Puts a lab on show with no notice and no way back (the walkthrough's
+    /// steps, and the sandbox it set aside); returns the one it replaced.
+    pub fn show(self, lab: Lab) -> Lab {
+        self.swap(lab)
     }
 
     /// Puts `lab` in place and returns the one it replaced.

@@ -14,6 +14,9 @@ mod share_view;
 mod storage_view;
 mod store_view;
 mod timeline_view;
+mod walk;
+mod walk_keys;
+mod walk_view;
 mod world_view;
 
 use leptos::prelude::*;
@@ -21,7 +24,8 @@ use leptos::prelude::*;
 use crate::i18n::Lang;
 use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
 
-pub use controller::{Controller, Notice, Replacement, Speed};
+pub use controller::{Controller, Notice, Replacement, Speed, WalkNotice};
+pub use walk::Walk;
 
 use callers_view::CallersView;
 use chart_view::ChartView;
@@ -32,6 +36,7 @@ use share_view::ShareView;
 use storage_view::StorageView;
 use store_view::StoreView;
 use timeline_view::TimelineView;
+use walk_view::{ChallengeBanner, WalkPanel};
 use world_view::WorldView;
 
 /// The account the chart follows before anything was sent.
@@ -88,6 +93,10 @@ pub fn App(
     /// A lab to start from instead of a new one (tests), when not restoring.
     #[prop(optional)]
     lab: Option<Lab>,
+    /// The walkthrough's files, already read, to open it at its first step
+    /// (tests); the page fetches them when the walkthrough opens.
+    #[prop(optional)]
+    walkthrough: Option<crate::walkthrough::Content>,
 ) -> impl IntoView {
     let (lab, notice, linked) = if restore {
         restore_session()
@@ -96,6 +105,14 @@ pub fn App(
     };
     let ctl = Controller::new(lang, lab);
     ctl.notice.set(notice);
+    // The promises panel and the walkthrough ask the timeline to bring an
+    // attempt's row into view.
+    let reveal = RwSignal::new(None::<crate::sim::AttemptId>);
+    let walk = Walk::new(ctl, reveal);
+    if let Some(content) = walkthrough {
+        walk.preload(lang, content);
+        walk.start();
+    }
     // A link's session must be saved at once, even an empty one: the link has
     // left the address.
     let from_link = linked.is_some();
@@ -103,9 +120,19 @@ pub fn App(
         ctl.load(lab, Replacement::Link);
     }
     if restore {
+        walk.persist();
+        // A deep link into the walkthrough (`?scenario=s3&step=2`).
+        if let Some((id, step)) = page_env::walk_link() {
+            walk.start_from_link(id, step);
+        }
         ctl.pump();
         let told_not_kept = StoredValue::new(false);
         Effect::new(move |first_run: Option<()>| {
+            // The walkthrough's lab is the script's, not the person's: the
+            // person's own waits aside and is saved again when it comes back.
+            if walk.open.get() {
+                return;
+            }
             let json = ctl.lab.with(|lab| {
                 // A new, empty lab has nothing worth writing: skipping it keeps the
                 // serializer off the start-up path, and keeps a saved session that
@@ -146,9 +173,15 @@ pub fn App(
         on_cleanup(stop);
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
+    // The walkthrough's words follow the page's language.
+    Effect::new(move |_| {
+        let lang = ctl.lang.get();
+        if walk.open.get_untracked() || walk.challenge.get_untracked().is_some() {
+            walk.ensure_loaded(lang);
+        }
+    });
+    Effect::new(move |_| page_env::mark_presenter(walk.presenter.get()));
     let texts = move || ctl.lang.get().texts();
-    // The promises panel asks the timeline to bring an attempt's row into view.
-    let reveal = RwSignal::new(None::<crate::sim::AttemptId>);
     // The chart follows the account of the last request.
     let chart_account = Signal::derive(move || {
         ctl.lab.with(|lab| {
@@ -177,8 +210,13 @@ pub fn App(
                 Notice::Replaced(Replacement::Import(actions)) => {
                     (t.imported)(ctl.lang.get(), *actions)
                 }
+                Notice::Replaced(Replacement::Fork) => ctl.lang.get().walk().forked.to_string(),
+                Notice::Replaced(Replacement::Challenge) => {
+                    ctl.lang.get().walk().challenge_started.to_string()
+                }
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
+                Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
             };
             let error = notice.is_error();
             let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
@@ -223,17 +261,36 @@ pub fn App(
             </div>
             <div class="top-actions">
                 {embed.then(|| view! { <OpenFullLab ctl=ctl /> })}
+                {move || {
+                    (!walk.open.get())
+                        .then(|| {
+                            view! {
+                                <button class="open-walk" on:click=move |_| walk.start()>
+                                    {move || ctl.lang.get().walk().open}
+                                </button>
+                            }
+                        })
+                }}
                 <LanguageSwitch ctl=ctl />
-                <button class="reset" on:click=reset>{move || texts().reset}</button>
+                {move || {
+                    (!walk.open.get())
+                        .then(|| {
+                            view! { <button class="reset" on:click=reset>{move || texts().reset}</button> }
+                        })
+                }}
             </div>
         </header>
         <main class="lab">
-            {(!embed).then(|| view! {
+            {move || (!embed && !walk.open.get()).then(|| view! {
                 <ol class="how-to">
                     {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
                 </ol>
             })}
-            <div class="columns">
+            {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
+            <ChallengeBanner walk=walk />
+            // While the walkthrough runs, the lab shows its script: "Try it
+            // yourself" hands the controls over.
+            <div class="columns" inert=move || walk.open.get()>
                 // Panels that only grow (the store's receipts) come after the ones
                 // with controls, so a growing table never moves a button.
                 <div class="column">
@@ -295,5 +352,16 @@ fn LanguageSwitch(ctl: Controller) -> impl IntoView {
                 })
                 .collect_view()}
         </div>
+    }
+}
+
+fn walk_notice(lang: Lang, notice: &WalkNotice) -> String {
+    let t = lang.walk();
+    match notice {
+        WalkNotice::UnknownScenario { id, scenarios } => (t.unknown_scenario)(lang, id, *scenarios),
+        WalkNotice::UnknownStep { id, step, steps } => (t.unknown_step)(lang, id, step, *steps),
+        WalkNotice::LoadFailed(message) => format!("{} {message}", t.load_failed),
+        WalkNotice::ProgressImported => t.progress_imported.to_string(),
+        WalkNotice::ProgressFailed(error) => (t.progress_failed)(lang, error),
     }
 }

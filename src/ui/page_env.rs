@@ -185,3 +185,101 @@ pub fn mark_embed() {
         let _ = root.class_list().add_1("embed");
     }
 }
+
+/// `?scenario=` and `?step=` of a walkthrough deep link, as written.
+pub fn walk_link() -> Option<(String, Option<String>)> {
+    Some((query_param("scenario")?, query_param("step")))
+}
+
+/// Keeps the walkthrough's place in the address (without reloading), so a
+/// reload or a copied address opens the same step; `None` takes it out.
+pub fn remember_walk_in_url(place: Option<(&str, usize)>) {
+    let location = window().location();
+    let (Ok(search), Ok(path), Ok(hash)) =
+        (location.search(), location.pathname(), location.hash())
+    else {
+        return;
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    match place {
+        Some((id, step)) => {
+            params.set("scenario", id);
+            params.set("step", &step.to_string());
+        }
+        None => {
+            params.delete("scenario");
+            params.delete("step");
+        }
+    }
+    let query = String::from(params.to_string());
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(
+            &JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}{hash}")),
+        );
+    }
+}
+
+/// Fetches a file shipped beside the page (a relative address, so it works
+/// from any sub-path), as text.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let failed = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response = JsFuture::from(window().fetch_with_str(url))
+        .await
+        .map_err(failed)?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    text.as_string().ok_or_else(|| format!("{url}: not text"))
+}
+
+const PROGRESS_KEY: &str = "idempotency-lab:walkthrough-progress";
+
+/// The walkthrough progress this browser keeps (one for every page of the lab).
+pub fn load_progress() -> Option<String> {
+    storage()?.get_item(PROGRESS_KEY).ok().flatten()
+}
+
+pub fn save_progress(json: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(PROGRESS_KEY, json).is_ok())
+}
+
+const SHORTCUTS_KEY: &str = "idempotency-lab:single-key-shortcuts";
+
+/// Whether single-key shortcuts are on (they are unless turned off).
+pub fn shortcuts_on() -> bool {
+    storage()
+        .and_then(|s| s.get_item(SHORTCUTS_KEY).ok().flatten())
+        .is_none_or(|v| v != "off")
+}
+
+pub fn remember_shortcuts(on: bool) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(SHORTCUTS_KEY, if on { "on" } else { "off" });
+    }
+}
+
+/// Presenter mode: larger type, no page chrome (see `style/main.css`).
+pub fn mark_presenter(on: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = if on {
+            root.class_list().add_1("presenter")
+        } else {
+            root.class_list().remove_1("presenter")
+        };
+    }
+}

@@ -1,0 +1,284 @@
+// End-to-end: the classroom walkthrough. Every scenario opened by deep link in both
+// languages, stepped to its end by keyboard only and back to step 1 with the same
+// lab; questions answered right and wrong; a link to what does not exist refused;
+// "Try it yourself", a challenge checked by the lab, presenter mode, embedding,
+// shortcuts that can be turned off, and progress kept across a reload.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { labSuite, skipToIdle, rows, lastRow, ARTIFACTS } from './harness.mjs';
+
+const suite = labSuite();
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scripts = JSON.parse(await readFile(join(ROOT, 'walkthrough', 'scenarios.json'), 'utf8'));
+const words = {
+  en: JSON.parse(await readFile(join(ROOT, 'walkthrough', 'en.json'), 'utf8')),
+  fa: JSON.parse(await readFile(join(ROOT, 'walkthrough', 'fa.json'), 'utf8')),
+};
+
+const T = {
+  en: { next: 'Next step', previous: 'Previous step', restart: 'Restart scenario', tryIt: 'Try it yourself', presenter: 'Presenter mode', close: 'Back to the sandbox', forward: 'ArrowRight', backward: 'ArrowLeft' },
+  fa: { next: 'گام بعد', previous: 'گام قبل', restart: 'شروع دوباره‌ی سناریو', tryIt: 'خودتان امتحان کنید', presenter: 'حالت ارائه', close: 'بازگشت به آزمایشگاه', forward: 'ArrowLeft', backward: 'ArrowRight' },
+};
+
+const counter = (page) => page.getByTestId('step-counter');
+const narration = (page) => page.getByTestId('narration');
+/**
+ * Everything the lab shows a learner: narration, step, and every panel of the lab,
+ * less the screen reader's announcements of what just changed (which say how the
+ * page got here, not what it shows).
+ */
+const seen = (page) =>
+  page.evaluate(() => {
+    let lab = document.querySelector('.columns').innerText;
+    for (const live of document.querySelectorAll('.columns [aria-live], .columns [role="status"], .columns [role="alert"]')) {
+      if (live.innerText) lab = lab.replace(live.innerText, '');
+    }
+    return [
+      document.querySelector('[data-testid="narration"]').innerText,
+      document.querySelector('[data-testid="step-counter"]').innerText,
+      lab.replace(/\n\s*\n/g, '\n'),
+    ].join('\n----\n');
+  });
+/** Moves the focus off any control, so keys go to the page. */
+const focusPage = (page) => page.evaluate(() => { document.activeElement?.blur(); document.body.focus(); });
+
+async function waitForStep(page, n, of) {
+  await page.locator(`[data-testid="step-counter"]:text-is("${n} / ${of}")`).waitFor();
+}
+
+for (const lang of ['en', 'fa']) {
+  test(`every scenario opens by deep link in ${lang}, steps to its end by keyboard and back to the same step 1`, async () => {
+    await suite.withLab({ query: `?lang=${lang}` }, async (page) => {
+      for (const scenario of scripts.scenarios) {
+        const n = scenario.steps.length;
+        await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=1&lang=${lang}`);
+        await page.waitForSelector('body[data-ready="true"]');
+        await waitForStep(page, 1, n);
+        assert.equal(await page.locator('html').getAttribute('lang'), lang);
+        const title = words[lang].scenarios[scenario.id].title;
+        assert.match(await page.getByTestId('scenario-select').locator('option:checked').innerText(), new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+        const first = await seen(page);
+        const texts = [await narration(page).innerText()];
+        await focusPage(page);
+        for (let step = 2; step <= n; step++) {
+          await page.keyboard.press(T[lang].forward);
+          await waitForStep(page, step, n);
+          texts.push(await narration(page).innerText());
+        }
+        // At the end, forward does nothing.
+        await page.keyboard.press(T[lang].forward);
+        await waitForStep(page, n, n);
+        assert.equal(new Set(texts).size, n, `${scenario.id}: every step says something of its own`);
+        for (const text of texts) assert.doesNotMatch(text, /[{}]|^\(/, `${scenario.id}: filled in`);
+        const last = await seen(page);
+        for (let step = n - 1; step >= 1; step--) {
+          await page.keyboard.press(T[lang].backward);
+          await waitForStep(page, step, n);
+        }
+        assert.equal(await seen(page), first, `${scenario.id}: step 1 again is the same lab`);
+        // The address follows the step, so a reload lands on the same one.
+        assert.match(page.url(), new RegExp(`scenario=${scenario.id}&step=1`));
+        // A deep link to the last step shows what stepping there showed.
+        await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=${n}&lang=${lang}`);
+        await page.waitForSelector('body[data-ready="true"]');
+        await waitForStep(page, n, n);
+        const linked = await seen(page);
+        if (linked !== last) {
+          await writeFile(join(ARTIFACTS, `walkthrough-${scenario.id}-stepped.txt`), last);
+          await writeFile(join(ARTIFACTS, `walkthrough-${scenario.id}-linked.txt`), linked);
+        }
+        assert.equal(linked, last, `${scenario.id}: the link to step ${n} lands on the same lab`);
+      }
+    });
+  });
+}
+
+test('a question answered wrong, then right, in any digits; a choice; feedback points at the proving row', async () => {
+  await suite.withLab({ query: '?scenario=s1&step=2&lang=en' }, async (page) => {
+    await waitForStep(page, 2, 3);
+    const question = page.getByTestId('question');
+    await question.waitFor();
+    const answer = page.getByLabel('Answer', { exact: true });
+    await answer.fill('lots');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'not a whole number' }).waitFor();
+    await answer.fill('100');
+    await answer.press('Enter');
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'false');
+    // The naive worker grants twice: 200, typed in Persian digits.
+    await answer.fill('۲۰۰');
+    await answer.press('Enter');
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'true');
+    assert.match(await page.getByTestId('feedback').innerText(), /200 for one purchase/);
+    // Answering never moves the lab on: the learner steps when ready.
+    await waitForStep(page, 2, 3);
+  });
+  await suite.withLab({ query: '?scenario=s4&step=2&lang=en' }, async (page) => {
+    await waitForStep(page, 2, 4);
+    await page.getByRole('button', { name: 'Applied: points added again' }).click();
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'false');
+    await page.getByRole('button', { name: 'Refused; nothing changes' }).click();
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'true');
+    await page.getByRole('button', { name: 'Show the row that proves it' }).click();
+    await waitForStep(page, 3, 4);
+    assert.equal(await lastRow(page).getAttribute('data-outcome'), 'rejected');
+  });
+  await suite.withLab({ query: '?scenario=s7&step=1&lang=fa' }, async (page) => {
+    await waitForStep(page, 1, 3);
+    const choice = page.getByTestId('question').locator('[data-choice="timeout-applied"]');
+    await choice.click();
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'true');
+    assert.equal(await choice.getAttribute('aria-pressed'), 'true');
+  });
+});
+
+test('a link to a scenario or step that does not exist is refused, and the sandbox is as it was', async () => {
+  await suite.withLab({ query: '?lang=en' }, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    const before = await page.locator('.columns').innerText();
+    for (const [query, message] of [
+      ['?scenario=s99&lang=en', /no scenario “s99”.*s1 to s11/],
+      ['?scenario=s3&step=9&lang=en', /s3 has no step “9”: it has steps 1 to 3/],
+      ['?scenario=s3&step=two&lang=en', /s3 has no step “two”/],
+    ]) {
+      await page.goto(suite.server.url + query);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByTestId('notice').filter({ hasText: message }).waitFor();
+      assert.equal(await page.getByTestId('walkthrough').count(), 0);
+      assert.equal(await page.locator('.columns').innerText(), before);
+      assert.doesNotMatch(page.url(), /scenario=/);
+    }
+  });
+});
+
+test('Try it yourself hands the step over to the sandbox, and Back to the sandbox keeps the person\'s own lab', async () => {
+  await suite.withLab({ query: '?lang=en' }, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    const own = await page.locator('.columns').innerText();
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    await waitForStep(page, 1, 3);
+    assert.equal(await page.locator('.columns').getAttribute('inert'), '');
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await waitForStep(page, 2, 3);
+    await page.getByRole('button', { name: 'Back to the sandbox' }).click();
+    assert.equal(await page.getByTestId('walkthrough').count(), 0);
+    assert.equal(await page.locator('.columns').innerText(), own);
+    // A reload keeps the person's lab, not the walkthrough's.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await rows(page).count(), 1);
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    await waitForStep(page, 1, 3);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await waitForStep(page, 2, 3);
+    await page.getByRole('button', { name: 'Try it yourself' }).click();
+    assert.equal(await page.getByTestId('walkthrough').count(), 0);
+    assert.equal(await rows(page).count(), 1);
+    assert.equal(await lastRow(page).getAttribute('data-outcome'), 'timeout-applied');
+    // The lab replaced can come back, from the notice that says what happened.
+    await page.getByTestId('notice').filter({ hasText: 'walkthrough' }).waitFor();
+    assert.equal(await page.getByTestId('bring-back').count(), 1);
+    // The sandbox is the person's now: the retry the walkthrough asked about.
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await skipToIdle(page);
+    assert.equal(await lastRow(page).getAttribute('data-outcome'), 'replayed');
+  });
+});
+
+test('a challenge is checked by the lab; Show me performs it; the scenario is then marked done, and stays so after a reload', async () => {
+  await suite.withLab({ query: '?scenario=s7&step=1&lang=en' }, async (page) => {
+    await page.getByTestId('question').locator('[data-choice="timeout-applied"]').click();
+    await focusPage(page);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 3, 3);
+    await page.getByRole('button', { name: 'Hint' }).click();
+    await page.getByText('Lose the acknowledgement on a grant.').waitFor();
+    await page.getByRole('button', { name: 'Start the challenge' }).click();
+    const banner = page.getByTestId('challenge');
+    await banner.waitFor();
+    assert.equal(await banner.getAttribute('data-met'), 'false');
+    assert.equal(await rows(page).count(), 0, 'a new sandbox');
+    // Doing it by hand: a grant that loses its acknowledgement.
+    await page.getByLabel('Lose acknowledgement', { exact: true }).check();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    const option = page.getByTestId('scenario-select').locator('option[value="6"]');
+    assert.match(await option.innerText(), /✓ done/);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.getByTestId('walkthrough').waitFor();
+    assert.match(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓ done/);
+  });
+  await suite.withLab({ query: '?scenario=s10&step=8&lang=en' }, async (page) => {
+    await page.getByRole('button', { name: 'Start the challenge' }).click();
+    const banner = page.getByTestId('challenge');
+    assert.equal(await banner.getAttribute('data-met'), 'false');
+    await page.getByRole('button', { name: 'Show me' }).click();
+    await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
+    assert.equal(await page.getByTestId('invariant-at-most-once').getAttribute('data-holds'), 'false');
+  });
+});
+
+test('presenter mode and the embedded walkthrough, in both languages, looked at', async () => {
+  for (const lang of ['en', 'fa']) {
+    await suite.withLab({ query: `?scenario=s4&step=2&lang=${lang}`, viewport: { width: 1024, height: 768 } }, async (page) => {
+      await waitForStep(page, 2, 4);
+      const presenter = page.getByRole('button', { name: T[lang].presenter });
+      await presenter.click();
+      assert.equal(await presenter.getAttribute('aria-pressed'), 'true');
+      assert.match(await page.locator('html').getAttribute('class'), /presenter/);
+      assert.equal(await page.locator('header.top').isVisible(), false, 'no page chrome');
+      assert.ok(await page.getByRole('button', { name: T[lang].next }).isVisible(), 'Next on the first screen');
+      await page.screenshot({ path: join(ARTIFACTS, `walkthrough-presenter-${lang}.png`) });
+      await focusPage(page);
+      await page.keyboard.press('Escape');
+      assert.doesNotMatch((await page.locator('html').getAttribute('class')) ?? '', /presenter/);
+    });
+    await suite.withLab({ query: `?embed=1&scenario=s3&step=2&lang=${lang}`, viewport: { width: 800, height: 600 } }, async (page) => {
+      await waitForStep(page, 2, 3);
+      assert.match(await page.locator('html').getAttribute('class'), /embed/);
+      await page.screenshot({ path: join(ARTIFACTS, `walkthrough-embed-${lang}.png`) });
+    });
+  }
+});
+
+test('keys: ? lists them, Space plays and stops at a question, and single-key shortcuts can be turned off', async () => {
+  await suite.withLab({ query: '?scenario=s2&step=1&lang=en' }, async (page) => {
+    await waitForStep(page, 1, 4);
+    assert.equal(await narration(page).locator('xpath=..').getAttribute('aria-live'), 'polite');
+    await focusPage(page);
+    await page.keyboard.press('?');
+    const help = page.getByTestId('keys-help');
+    await help.waitFor();
+    assert.match(await help.innerText(), /Next step/);
+    await page.keyboard.press('Escape');
+    assert.equal(await help.count(), 0);
+    // Fast pace, then Space: it plays step 2, which asks a question, and stops there.
+    await page.getByLabel('Pace').selectOption({ label: 'Fast' });
+    await focusPage(page);
+    await page.keyboard.press(' ');
+    assert.equal(await page.getByRole('button', { name: 'Pause' }).getAttribute('aria-pressed'), 'true');
+    await waitForStep(page, 2, 4);
+    await page.getByRole('button', { name: 'Play' }).waitFor();
+    await page.waitForTimeout(4000);
+    await waitForStep(page, 2, 4);
+    // Shortcuts off: arrows do nothing; the buttons still work.
+    await page.getByRole('switch', { name: 'Single-key shortcuts' }).uncheck();
+    await focusPage(page);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(200);
+    await waitForStep(page, 2, 4);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await waitForStep(page, 3, 4);
+    await page.getByRole('button', { name: 'Restart scenario' }).click();
+    await waitForStep(page, 1, 4);
+  });
+});

@@ -1,0 +1,473 @@
+//! The walkthrough's state on the page and everything it can do: open a
+//! scenario at a step, go forward and truly back, answer, play, fork into the
+//! sandbox, and start a challenge. The lab on show is the page's one lab
+//! (`Controller::lab`): while the walkthrough is open it holds the script's lab,
+//! and the person's sandbox waits aside, untouched and unsaved over.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::i18n::Lang;
+use crate::lab::{FieldError, Lab};
+use crate::sim::AttemptId;
+use crate::walkthrough::{answer, judge, met, run_step, Content, Progress, Tour};
+
+use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
+use super::page_env;
+
+/// Where the walkthrough's files are, beside the page.
+const SCRIPTS_URL: &str = "walkthrough/scenarios.json";
+/// Autoplay waits this long on a step at each pace (slow, normal, fast).
+const PACE_MS: [u32; 3] = [9_000, 6_000, 3_500];
+
+#[derive(Clone)]
+pub enum Load {
+    Loading,
+    Ready(Rc<Content>),
+    Failed(String),
+}
+
+/// What the learner answered at the current step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Given {
+    /// The choice's code, or the number as typed.
+    pub answer: String,
+    /// `Err`: the typed text is no number (nothing judged).
+    pub verdict: Result<bool, FieldError>,
+    /// The attempt whose row shows the answer, once the next step has run.
+    pub proof: Option<AttemptId>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Walk {
+    pub ctl: Controller,
+    /// The timeline row to bring into view (shared with the timeline).
+    pub reveal: RwSignal<Option<AttemptId>>,
+    pub open: RwSignal<bool>,
+    pub load: RwSignal<Option<Load>, LocalStorage>,
+    pub scenario: RwSignal<usize>,
+    pub step: RwSignal<usize>,
+    pub given: RwSignal<Option<Given>>,
+    pub presenter: RwSignal<bool>,
+    pub shortcuts: RwSignal<bool>,
+    pub help: RwSignal<bool>,
+    pub playing: RwSignal<bool>,
+    pub pace: RwSignal<usize>,
+    pub progress: RwSignal<Progress>,
+    /// The scenario whose challenge the sandbox is checking.
+    pub challenge: RwSignal<Option<usize>>,
+    pub hint: RwSignal<bool>,
+    /// The person's own lab while the walkthrough's is on show.
+    sandbox: StoredValue<Option<Lab>, LocalStorage>,
+    speed_before: StoredValue<Speed>,
+    files: StoredValue<HashMap<&'static str, Rc<String>>, LocalStorage>,
+    contents: StoredValue<HashMap<&'static str, Rc<Content>>, LocalStorage>,
+    /// A deep link waiting for the files, as written.
+    pending: StoredValue<Option<(String, Option<String>)>>,
+    /// Progress is read from and kept in the browser (not in tests).
+    persist: StoredValue<bool>,
+    progress_read: StoredValue<bool>,
+}
+
+impl Walk {
+    pub fn new(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> Self {
+        Self {
+            ctl,
+            reveal,
+            open: RwSignal::new(false),
+            load: RwSignal::new_local(None),
+            scenario: RwSignal::new(0),
+            step: RwSignal::new(0),
+            given: RwSignal::new(None),
+            presenter: RwSignal::new(false),
+            shortcuts: RwSignal::new(true),
+            help: RwSignal::new(false),
+            playing: RwSignal::new(false),
+            pace: RwSignal::new(1),
+            progress: RwSignal::new(Progress::default()),
+            challenge: RwSignal::new(None),
+            hint: RwSignal::new(false),
+            sandbox: StoredValue::new_local(None),
+            speed_before: StoredValue::new(Speed::Normal),
+            files: StoredValue::new_local(HashMap::new()),
+            contents: StoredValue::new_local(HashMap::new()),
+            pending: StoredValue::new(None),
+            persist: StoredValue::new(false),
+            progress_read: StoredValue::new(false),
+        }
+    }
+
+    /// Keeps progress and the shortcuts setting in the browser from now on.
+    pub fn persist(self) {
+        self.persist.set_value(true);
+        self.shortcuts.set(page_env::shortcuts_on());
+        Effect::new(move |_| {
+            let json = self.progress.with(Progress::to_json);
+            if self.progress_read.get_value() {
+                page_env::save_progress(&json);
+            }
+        });
+    }
+
+    /// Reads the kept progress once the scripts are here to check it against;
+    /// a record that no longer fits is left alone (and not overwritten) until
+    /// the learner makes progress.
+    fn read_progress(self, content: &Content) {
+        if !self.persist.get_value() || self.progress_read.get_value() {
+            return;
+        }
+        if let Some(Ok(kept)) =
+            page_env::load_progress().map(|json| Progress::from_json(&json, &content.scripts))
+        {
+            self.progress.update(|p| p.merge(kept));
+        }
+        self.progress_read.set_value(true);
+    }
+
+    /// Files already read (tests, or a page that ships them inline).
+    pub fn preload(self, lang: Lang, content: Content) {
+        self.contents
+            .update_value(|c| drop(c.insert(lang.tag(), Rc::new(content))));
+    }
+
+    pub fn content(self) -> Option<Rc<Content>> {
+        match self.load.get() {
+            Some(Load::Ready(content)) => Some(content),
+            _ => None,
+        }
+    }
+
+    fn content_untracked(self) -> Option<Rc<Content>> {
+        match self.load.get_untracked() {
+            Some(Load::Ready(content)) => Some(content),
+            _ => None,
+        }
+    }
+
+    /// Makes the language's files ready, fetching what is not yet here, then
+    /// opens a waiting deep link.
+    pub fn ensure_loaded(self, lang: Lang) {
+        if let Some(content) = self.contents.with_value(|c| c.get(lang.tag()).cloned()) {
+            self.read_progress(&content);
+            self.load.set(Some(Load::Ready(content)));
+            self.open_pending();
+            return;
+        }
+        self.load.set(Some(Load::Loading));
+        spawn_local(async move {
+            let result = self.fetch(lang).await;
+            if self.open.is_disposed() || self.ctl.lang.get_untracked() != lang {
+                return;
+            }
+            match result {
+                Ok(content) => {
+                    let content = Rc::new(content);
+                    self.read_progress(&content);
+                    self.contents
+                        .update_value(|c| drop(c.insert(lang.tag(), content.clone())));
+                    self.load.set(Some(Load::Ready(content)));
+                    self.open_pending();
+                }
+                Err(message) => {
+                    self.load.set(Some(Load::Failed(message.clone())));
+                    self.pending.set_value(None);
+                    self.ctl
+                        .notice
+                        .set(Some(Notice::Walk(WalkNotice::LoadFailed(message))));
+                }
+            }
+        });
+    }
+
+    async fn fetch(self, lang: Lang) -> Result<Content, String> {
+        let scripts = self.file(SCRIPTS_URL).await?;
+        let text_url = format!("walkthrough/{}.json", lang.tag());
+        let text = page_env::fetch_text(&text_url).await?;
+        Content::parse(&scripts, &text, lang.tag()).map_err(|e| e.to_string())
+    }
+
+    async fn file(self, url: &'static str) -> Result<Rc<String>, String> {
+        if let Some(text) = self.files.with_value(|f| f.get(url).cloned()) {
+            return Ok(text);
+        }
+        let text = Rc::new(page_env::fetch_text(url).await?);
+        self.files
+            .update_value(|f| drop(f.insert(url, text.clone())));
+        Ok(text)
+    }
+
+    /// Opens the walkthrough where it was (the first step the first time).
+    pub fn start(self) {
+        let place = (self.scenario.get_untracked(), self.step.get_untracked());
+        let id = format!("s{}", place.0 + 1);
+        self.pending
+            .set_value(Some((id, Some((place.1 + 1).to_string()))));
+        self.ensure_loaded(self.ctl.lang.get_untracked());
+    }
+
+    /// A deep link `?scenario=&step=`: opened once the files are here; one that
+    /// names what the walkthrough lacks is said and changes nothing.
+    pub fn start_from_link(self, id: String, step: Option<String>) {
+        self.pending.set_value(Some((id, step)));
+        self.ensure_loaded(self.ctl.lang.get_untracked());
+    }
+
+    fn open_pending(self) {
+        let Some((id, step)) = self.pending.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let Some(content) = self.content_untracked() else {
+            return;
+        };
+        let scenarios = content.scripts.scenarios.len();
+        let Some(index) = content.find(&id) else {
+            self.refuse(WalkNotice::UnknownScenario { id, scenarios });
+            return;
+        };
+        let steps = content.scripts.scenarios[index].steps.len();
+        let step_index = match step {
+            None => Ok(0),
+            Some(text) => crate::lab::parse_whole(&text)
+                .ok()
+                .filter(|n| (1..=steps as u64).contains(n))
+                .map(|n| n as usize - 1)
+                .ok_or(text),
+        };
+        match step_index {
+            Ok(step) => self.go(index, step),
+            Err(step) => self.refuse(WalkNotice::UnknownStep { id, step, steps }),
+        }
+    }
+
+    fn refuse(self, notice: WalkNotice) {
+        self.ctl.notice.set(Some(Notice::Walk(notice)));
+        if !self.open.get_untracked() {
+            page_env::remember_walk_in_url(None);
+        }
+    }
+
+    /// Shows a scenario at a step: its lab rebuilt from the script, so a step
+    /// reached any way (back, restart, a link) is the same.
+    pub fn go(self, scenario: usize, step: usize) {
+        let Some(content) = self.content_untracked() else {
+            return;
+        };
+        let tour = match Tour::open(&content.scripts, scenario, step) {
+            Ok(tour) => tour,
+            Err(error) => {
+                self.fail(error.to_string());
+                return;
+            }
+        };
+        if !self.open.get_untracked() {
+            self.speed_before.set_value(self.ctl.speed.get_untracked());
+            self.ctl.skipping.set(false);
+            self.ctl.speed.set(Speed::Paused);
+            self.challenge.set(None);
+            let sandbox = self.ctl.show(tour.lab);
+            self.sandbox.set_value(Some(sandbox));
+            self.open.set(true);
+        } else {
+            self.ctl.show(tour.lab);
+        }
+        self.landed(scenario, tour.step);
+    }
+
+    fn landed(self, scenario: usize, step: usize) {
+        self.scenario.set(scenario);
+        self.step.set(step);
+        self.given.set(None);
+        self.hint.set(false);
+        if let Some(content) = self.content_untracked() {
+            let id = &content.scripts.scenarios[scenario].id;
+            self.progress.update(|p| p.saw(id, step + 1));
+            page_env::remember_walk_in_url(Some((id, step + 1)));
+            // Autoplay stops at a question, so the class can answer it.
+            if content.scripts.scenarios[scenario].steps[step]
+                .question
+                .is_some()
+            {
+                self.playing.set(false);
+            }
+        }
+    }
+
+    fn fail(self, message: String) {
+        self.playing.set(false);
+        self.ctl
+            .notice
+            .set(Some(Notice::Walk(WalkNotice::LoadFailed(message))));
+    }
+
+    pub fn steps(self) -> usize {
+        self.content()
+            .and_then(|c| {
+                c.scripts
+                    .scenarios
+                    .get(self.scenario.get())
+                    .map(|s| s.steps.len())
+            })
+            .unwrap_or(0)
+    }
+
+    /// Runs the next step on the lab on show. False at the last step.
+    pub fn next(self) -> bool {
+        let Some(content) = self.content_untracked() else {
+            return false;
+        };
+        let (scenario, step) = (self.scenario.get_untracked(), self.step.get_untracked());
+        let Some(next) = content.scripts.scenarios[scenario].steps.get(step + 1) else {
+            self.playing.set(false);
+            return false;
+        };
+        let proof = self.given.get_untracked().and_then(|g| g.proof);
+        let result = self
+            .ctl
+            .lab
+            .try_update(|lab| run_step(lab, next))
+            .unwrap_or(Ok(()));
+        if let Err(error) = result {
+            self.fail(format!("{error:?}"));
+            return false;
+        }
+        self.landed(scenario, step + 1);
+        // The answer's proof is on the timeline now: bring its row into view.
+        if proof.is_some() {
+            self.reveal.set(proof);
+        }
+        true
+    }
+
+    pub fn back(self) {
+        let step = self.step.get_untracked();
+        if step > 0 {
+            self.go(self.scenario.get_untracked(), step - 1);
+        }
+    }
+
+    pub fn restart(self) {
+        self.playing.set(false);
+        self.go(self.scenario.get_untracked(), 0);
+    }
+
+    /// Leaves the walkthrough: the person's own lab comes back as it was.
+    pub fn close(self) {
+        self.playing.set(false);
+        self.help.set(false);
+        self.presenter.set(false);
+        if let Some(sandbox) = self.sandbox.try_update_value(Option::take).flatten() {
+            self.ctl.show(sandbox);
+        }
+        self.open.set(false);
+        self.ctl.speed.set(self.speed_before.get_value());
+        self.ctl.pump();
+        page_env::remember_walk_in_url(None);
+    }
+
+    /// "Try it yourself": the lab at this step becomes the sandbox; the person's
+    /// earlier sandbox can be brought back from the notice.
+    pub fn fork(self) {
+        let Some(sandbox) = self.sandbox.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let here = self.ctl.show(sandbox);
+        self.close();
+        self.ctl.load(here, Replacement::Fork);
+    }
+
+    /// The challenge of the current scenario, in a new sandbox.
+    pub fn start_challenge(self) {
+        let scenario = self.scenario.get_untracked();
+        if self.open.get_untracked() {
+            self.close();
+        }
+        self.ctl.load(Lab::new(), Replacement::Challenge);
+        self.hint.set(false);
+        self.challenge.set(Some(scenario));
+    }
+
+    /// "Show me": performs the challenge's solution on the sandbox, step by
+    /// step, as the person's own actions.
+    pub fn show_me(self) {
+        let (Some(content), Some(scenario)) =
+            (self.content_untracked(), self.challenge.get_untracked())
+        else {
+            return;
+        };
+        self.ctl.load(Lab::new(), Replacement::Challenge);
+        for step in &content.scripts.scenarios[scenario].solution {
+            let result = self.ctl.lab.try_update(|lab| run_step(lab, step));
+            if let Some(Err(error)) = result {
+                self.fail(format!("{error:?}"));
+                return;
+            }
+        }
+    }
+
+    /// Whether the sandbox meets the running challenge.
+    pub fn challenge_met(self) -> Option<bool> {
+        let scenario = self.challenge.get()?;
+        let content = self.content()?;
+        let checks = &content.scripts.scenarios.get(scenario)?.challenge;
+        Some(self.ctl.lab.with(|lab| met(checks, lab.state())))
+    }
+
+    /// Judges an answer to the current step's question.
+    pub fn give(self, given: String) {
+        let Some(content) = self.content_untracked() else {
+            return;
+        };
+        let (scenario, step) = (self.scenario.get_untracked(), self.step.get_untracked());
+        let Ok(Some((expected, proof))) = answer(&content.scripts, scenario, step) else {
+            return;
+        };
+        let verdict = judge(&expected, &given);
+        if verdict == Ok(true) {
+            let id = &content.scripts.scenarios[scenario].id;
+            self.progress.update(|p| p.answered(id, step + 1));
+        }
+        self.given.set(Some(Given {
+            answer: given,
+            verdict,
+            proof,
+        }));
+    }
+
+    /// Plays the scenario: a step every few seconds, stopping at a question and
+    /// at the end.
+    pub fn play(self) {
+        if self.playing.get_untracked() {
+            return;
+        }
+        self.playing.set(true);
+        spawn_local(async move {
+            loop {
+                let wait = PACE_MS[self.pace.get_untracked().min(2)];
+                let mut waited = 0;
+                while waited < wait {
+                    TimeoutFuture::new(100).await;
+                    if self.playing.is_disposed() || !self.playing.get_untracked() {
+                        return;
+                    }
+                    waited += 100;
+                }
+                if !self.open.get_untracked() || !self.next() {
+                    self.playing.set(false);
+                    return;
+                }
+            }
+        });
+    }
+
+    pub fn toggle_play(self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+        } else {
+            self.play();
+        }
+    }
+}

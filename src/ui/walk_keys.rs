@@ -1,0 +1,104 @@
+//! The walkthrough's keyboard: single-key shortcuts (which can be turned off,
+//! WCAG 2.1.4) and the `?` list of them.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::walk::Walk;
+
+/// Whether a key press belongs to the element it happened in: typing in a
+/// field, choosing in a select, or Space on a button.
+fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    let tag = target.tag_name().to_ascii_lowercase();
+    match tag.as_str() {
+        "input" | "textarea" | "select" => true,
+        "button" | "a" | "summary" => ev.key() == " " || ev.key() == "Enter",
+        _ => target.has_attribute("contenteditable"),
+    }
+}
+
+#[component]
+pub fn KeysHelp(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let t = move || ctl.lang.get().walk();
+    let close_button = NodeRef::<leptos::html::Button>::new();
+    let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !walk.open.get_untracked() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let key = ev.key();
+        if key == "Escape" {
+            if walk.help.get_untracked() {
+                walk.help.set(false);
+            } else if walk.presenter.get_untracked() {
+                walk.presenter.set(false);
+            }
+            return;
+        }
+        if !walk.shortcuts.get_untracked() || for_the_element(&ev) {
+            return;
+        }
+        // "Next" points the way the text runs: right in English, left in Persian.
+        let rtl = ctl.lang.get_untracked().dir() == "rtl";
+        let (forward, backward) = if rtl {
+            ("ArrowLeft", "ArrowRight")
+        } else {
+            ("ArrowRight", "ArrowLeft")
+        };
+        match key.as_str() {
+            k if k == forward => {
+                walk.playing.set(false);
+                walk.next();
+            }
+            k if k == backward => {
+                walk.playing.set(false);
+                walk.back();
+            }
+            " " => walk.toggle_play(),
+            "r" | "R" => walk.restart(),
+            "p" | "P" => walk.presenter.update(|p| *p = !*p),
+            "?" => walk.help.set(true),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || handle.remove());
+    // The list takes the focus when it opens, once it is drawn.
+    Effect::new(move |_| {
+        if walk.help.get() {
+            leptos::task::spawn_local(async move {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                if let Some(button) = close_button.get_untracked() {
+                    let _ = button.focus();
+                }
+            });
+        }
+    });
+    move || {
+        walk.help.get().then(|| {
+            view! {
+                <div class="walk-keys" role="dialog" aria-labelledby="walk-keys-title" data-testid="keys-help">
+                    <h3 id="walk-keys-title">{move || t().keys_title}</h3>
+                    <dl>
+                        {move || {
+                            t().keys_list
+                                .iter()
+                                .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
+                                .collect_view()
+                        }}
+                    </dl>
+                    <p class="hint">{move || t().keys_off}</p>
+                    <button node_ref=close_button on:click=move |_| walk.help.set(false)>
+                        {move || t().close_keys}
+                    </button>
+                </div>
+            }
+        })
+    }
+}

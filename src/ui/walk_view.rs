@@ -1,0 +1,434 @@
+//! The walkthrough panel: where the learner is, the step's narration (read out
+//! politely to screen readers), its question, and the controls; and, in the
+//! sandbox, the challenge the lab is checking.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::walkthrough::{render, Answer, Progress, MAX_PROGRESS_BYTES};
+
+use super::controller::{Notice, WalkNotice};
+use super::page_env;
+use super::walk::{Given, Load, Walk};
+use super::walk_keys::KeysHelp;
+
+const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
+
+#[component]
+pub fn WalkPanel(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let t = move || ctl.lang.get().walk();
+    let body = move || {
+        match walk.load.get() {
+        None | Some(Load::Loading) => view! { <p class="walk-loading">{t().loading}</p> }.into_any(),
+        Some(Load::Failed(message)) => {
+            view! { <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p> }.into_any()
+        }
+        Some(Load::Ready(_)) => view! { <WalkBody walk=walk /> }.into_any(),
+    }
+    };
+    view! {
+        <section class="panel walk" aria-labelledby="walk-title" data-testid="walkthrough">
+            <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
+            {body}
+        </section>
+    }
+}
+
+#[component]
+fn WalkBody(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let lang = move || ctl.lang.get();
+    let t = move || lang().walk();
+    let content = move || walk.content();
+    let scenario_count = move || content().map_or(0, |c| c.scripts.scenarios.len());
+    let steps = move || walk.steps();
+    let step = move || walk.step.get() + 1;
+    let at_end = move || step() >= steps();
+    let narration = move || {
+        let content = content()?;
+        let (_, text) = content.scenario(walk.scenario.get())?;
+        let template = text.steps.get(walk.step.get())?.narration.clone();
+        let lang = lang();
+        Some(ctl.lab.with(|lab| {
+            render(&template, lab.state(), |n| lang.prose_number(n))
+                .unwrap_or_else(|e| format!("({e})"))
+        }))
+    };
+    let select_scenario = move |ev: leptos::ev::Event| {
+        if let Ok(index) = event_target_value(&ev).parse::<usize>() {
+            walk.playing.set(false);
+            walk.go(index, 0);
+        }
+    };
+    let options = move || {
+        let content = content()?;
+        let progress = walk.progress.get();
+        let done = t().done;
+        Some(
+            content
+                .scripts
+                .scenarios
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let title = content.text.scenarios[&s.id].title.clone();
+                    let mark = if progress.done(&content.scripts, &s.id) {
+                        format!(" ✓ {done}")
+                    } else {
+                        String::new()
+                    };
+                    view! {
+                        <option value=i.to_string() selected=move || walk.scenario.get() == i>
+                            {format!("{}. {title}{mark}", lang().prose_number(i + 1))}
+                        </option>
+                    }
+                })
+                .collect_view(),
+        )
+    };
+    let export = move |_| {
+        let json = walk.progress.with_untracked(Progress::to_json);
+        page_env::download(PROGRESS_FILE_NAME, &json);
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = ev.target().unwrap().unchecked_into();
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let Some(content) = walk.content() else {
+                return;
+            };
+            let text = if file.size() as usize > MAX_PROGRESS_BYTES {
+                None
+            } else {
+                wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string())
+            };
+            let read = match text {
+                Some(text) => Progress::from_json(&text, &content.scripts),
+                None => Err(crate::walkthrough::ProgressError::TooLarge),
+            };
+            let notice = match read {
+                Ok(progress) => {
+                    walk.progress.update(|p| p.merge(progress));
+                    WalkNotice::ProgressImported
+                }
+                Err(error) => WalkNotice::ProgressFailed(error),
+            };
+            ctl.notice.set(Some(Notice::Walk(notice)));
+        });
+    };
+
+    view! {
+        <div class="walk-head">
+            <div class="choice walk-section">
+                <label for="walk-scenario">{move || t().section}</label>
+                <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                    {options}
+                </select>
+            </div>
+            <p class="walk-where">
+                <span>{move || (t().section_of)(lang(), walk.scenario.get() + 1, scenario_count())}</span>
+                " · "
+                <span class="visually-hidden">{move || (t().step_of)(lang(), step(), steps())}</span>
+                <span data-testid="step-counter" aria-hidden="true" dir="ltr">
+                    {move || format!("{} / {}", step(), steps())}
+                </span>
+            </p>
+        </div>
+        <div class="walk-narration" aria-live="polite">
+            <p data-testid="narration">{narration}</p>
+        </div>
+        <QuestionView walk=walk />
+        {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
+        <div class="walk-controls" role="group" aria-label=move || t().region>
+            <button on:click=move |_| walk.back() disabled=move || walk.step.get() == 0>
+                {move || t().previous}
+            </button>
+            <button class="primary" on:click=move |_| { walk.next(); } disabled=at_end>
+                {move || t().next}
+            </button>
+            <button on:click=move |_| walk.restart()>{move || t().restart}</button>
+            <button
+                aria-pressed=move || walk.playing.get().to_string()
+                on:click=move |_| walk.toggle_play()
+                disabled=move || at_end() && !walk.playing.get()
+            >
+                {move || if walk.playing.get() { t().pause } else { t().play }}
+            </button>
+            <div class="choice walk-pace">
+                <label for="walk-pace">{move || t().pace}</label>
+                <select
+                    id="walk-pace"
+                    on:change=move |ev| {
+                        if let Ok(p) = event_target_value(&ev).parse::<usize>() {
+                            walk.pace.set(p.min(2));
+                        }
+                    }
+                >
+                    {(0..3usize)
+                        .map(|p| {
+                            view! {
+                                <option value=p.to_string() selected=move || walk.pace.get() == p>
+                                    {move || t().paces[p]}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+        </div>
+        <div class="walk-tools">
+            <button on:click=move |_| walk.fork()>{move || t().try_it}</button>
+            <button
+                aria-pressed=move || walk.presenter.get().to_string()
+                on:click=move |_| walk.presenter.update(|p| *p = !*p)
+            >
+                {move || t().presenter}
+            </button>
+            <button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
+                {move || t().keys}
+            </button>
+            <label class="switch">
+                <input
+                    type="checkbox"
+                    role="switch"
+                    prop:checked=move || walk.shortcuts.get()
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        walk.shortcuts.set(on);
+                        page_env::remember_shortcuts(on);
+                    }
+                />
+                <span class="switch-label">{move || t().shortcuts}</span>
+            </label>
+            <button on:click=move |_| walk.close()>{move || t().close}</button>
+        </div>
+        <div class="walk-progress" role="group" aria-label=move || t().progress>
+            <button on:click=export>{move || t().export_progress}</button>
+            <label class="button file">
+                {move || t().import_progress}
+                <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
+            </label>
+        </div>
+        <KeysHelp walk=walk />
+    }
+}
+
+/// The step's predict-then-reveal question, if it asks one.
+#[component]
+fn QuestionView(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let lang = move || ctl.lang.get();
+    let t = move || lang().walk();
+    move || {
+        let content = walk.content()?;
+        let scenario = walk.scenario.get();
+        let step = walk.step.get();
+        let (script, text) = content.scenario(scenario)?;
+        let question = script.steps.get(step)?.question.clone()?;
+        let words = text.steps.get(step)?.clone();
+        let typed = RwSignal::new(String::new());
+        let input = match question.answer {
+            Answer::Number { .. } => view! {
+                <form
+                    class="walk-answer"
+                    on:submit=move |ev| {
+                        ev.prevent_default();
+                        walk.give(typed.get_untracked());
+                    }
+                >
+                    <label for="walk-answer">{move || t().answer}</label>
+                    <input
+                        id="walk-answer"
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        prop:value=move || typed.get()
+                        on:input=move |ev| typed.set(event_target_value(&ev))
+                    />
+                    <button type="submit">{move || t().check}</button>
+                </form>
+            }
+            .into_any(),
+            Answer::Choice { choices, .. } => view! {
+                <div class="walk-choices" role="group" aria-labelledby="walk-question">
+                    {choices
+                        .into_iter()
+                        .map(|code| {
+                            let label = words.choices.get(&code).cloned().unwrap_or_default();
+                            let chosen = code.clone();
+                            let pressed = move || {
+                                walk.given.with(|g| g.as_ref().is_some_and(|g| g.answer == chosen))
+                            };
+                            view! {
+                                <button
+                                    data-choice=code.clone()
+                                    aria-pressed=move || pressed().to_string()
+                                    on:click=move |_| walk.give(code.clone())
+                                >
+                                    {label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            }
+            .into_any(),
+        };
+        let explain = words.explain.clone().unwrap_or_default();
+        Some(view! {
+            <div class="walk-question" data-testid="question">
+                <h3>{move || t().predict}</h3>
+                <p id="walk-question">{words.question.clone()}</p>
+                {input}
+                <Feedback walk=walk explain=explain />
+            </div>
+        })
+    }
+}
+
+#[component]
+fn Feedback(walk: Walk, explain: String) -> impl IntoView {
+    let ctl = walk.ctl;
+    let lang = move || ctl.lang.get();
+    let t = move || lang().walk();
+    let explain = StoredValue::new(explain);
+    move || {
+        let given: Given = walk.given.get()?;
+        Some(match given.verdict {
+            Err(error) => view! {
+                <p class="walk-feedback error" role="alert">{(t().bad_answer)(error)}</p>
+            }
+            .into_any(),
+            Ok(correct) => {
+                // The explanation is read from the world as the next step leaves
+                // it, so it can state the answer's numbers.
+                let content = walk.content()?;
+                let revealed = crate::walkthrough::Tour::open(
+                    &content.scripts,
+                    walk.scenario.get_untracked(),
+                    walk.step.get_untracked() + 1,
+                )
+                .ok()?;
+                let lang = lang();
+                let said = explain
+                    .with_value(|e| render(e, revealed.lab.state(), |n| lang.prose_number(n)))
+                    .unwrap_or_else(|e| format!("({e})"));
+                let proof = given.proof;
+                view! {
+                    <div
+                        class="walk-feedback"
+                        class:right=correct
+                        data-testid="feedback"
+                        data-correct=correct.to_string()
+                        role="status"
+                    >
+                        <p>
+                            <strong>{if correct { t().right } else { t().wrong }}</strong>
+                            {correct.then(|| view! { " " {said} })}
+                        </p>
+                        {(correct && proof.is_some())
+                            .then(|| {
+                                view! {
+                                    <button on:click=move |_| {
+                                        if walk.next() {
+                                            walk.reveal.set(proof);
+                                        }
+                                    }>{t().proof}</button>
+                                }
+                            })}
+                    </div>
+                }
+                .into_any()
+            }
+        })
+    }
+}
+
+/// At a scenario's last step: its challenge, with a hint, to do in a new sandbox.
+#[component]
+fn ChallengeOffer(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let t = move || ctl.lang.get().walk();
+    let text = move || {
+        let content = walk.content()?;
+        let (_, text) = content.scenario(walk.scenario.get())?;
+        Some((text.challenge.clone(), text.hint.clone()))
+    };
+    move || {
+        let (challenge, hint) = text()?;
+        Some(view! {
+            <div class="walk-challenge">
+                <h3>{move || t().challenge}</h3>
+                <p>{challenge}</p>
+                <div class="buttons">
+                    <button class="primary" on:click=move |_| walk.start_challenge()>
+                        {move || t().start_challenge}
+                    </button>
+                    <button aria-expanded=move || walk.hint.get().to_string() on:click=move |_| walk.hint.update(|h| *h = !*h)>
+                        {move || t().hint}
+                    </button>
+                </div>
+                {move || walk.hint.get().then(|| view! { <p class="hint">{hint.clone()}</p> })}
+            </div>
+        })
+    }
+}
+
+/// In the sandbox: the challenge being checked, and whether the lab meets it.
+#[component]
+pub fn ChallengeBanner(walk: Walk) -> impl IntoView {
+    let ctl = walk.ctl;
+    let t = move || ctl.lang.get().walk();
+    move || {
+        let scenario = walk.challenge.get()?;
+        if walk.open.get() {
+            return None;
+        }
+        let content = walk.content()?;
+        let (script, text) = content.scenario(scenario)?;
+        let id_for_effect = script.id.clone();
+        let (title, challenge, hint, done) = (
+            text.title.clone(),
+            text.challenge.clone(),
+            text.hint.clone(),
+            text.challenge_met.clone(),
+        );
+        let met = Memo::new(move |_| walk.challenge_met().unwrap_or(false));
+        Effect::new(move |_| {
+            if met.get() {
+                walk.progress.update(|p| p.met_challenge(&id_for_effect));
+            }
+        });
+        Some(view! {
+            <section
+                class="panel walk-banner"
+                aria-labelledby="challenge-title"
+                data-testid="challenge"
+                data-met=move || met.get().to_string()
+            >
+                <h2 id="challenge-title">{move || t().challenge_open} " · " {title}</h2>
+                <p>{challenge}</p>
+                <p class="walk-status" role="status" class:right=move || met.get()>
+                    {move || if met.get() { done.clone() } else { t().challenge_pending.to_string() }}
+                </p>
+                <div class="buttons">
+                    <button aria-expanded=move || walk.hint.get().to_string() on:click=move |_| walk.hint.update(|h| *h = !*h)>
+                        {move || t().hint}
+                    </button>
+                    <button on:click=move |_| walk.show_me()>{move || t().show_me}</button>
+                    <button on:click=move |_| {
+                        walk.challenge.set(None);
+                    }>{move || t().leave_challenge}</button>
+                </div>
+                {move || walk.hint.get().then(|| view! { <p class="hint">{hint.clone()}</p> })}
+            </section>
+        })
+    }
+}
