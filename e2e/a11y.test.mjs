@@ -170,3 +170,48 @@ for (const lang of ['en', 'fa']) {
     await assertNoViolations(found, `embed-${lang}`);
   });
 }
+
+const SCRIPTS = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../walkthrough/scenarios.json', import.meta.url), 'utf8'));
+
+for (const lang of ['en', 'fa']) {
+  const language = lang === 'en' ? 'English' : 'Persian';
+
+  test(`axe: the walkthrough's first and last step of every scenario in ${language}`, async () => {
+    const found = [];
+    await withAxe({ query: `?lang=${lang}` }, async (page) => {
+      for (const scenario of SCRIPTS.scenarios) {
+        for (const step of [1, scenario.steps.length]) {
+          await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=${step}&lang=${lang}`);
+          await page.waitForSelector('body[data-ready="true"]');
+          await page.locator(`[data-testid="step-counter"]:text-is("${step} / ${scenario.steps.length}")`).waitFor();
+          for (const v of await scan(page)) found.push({ where: `${language}, ${scenario.id} step ${step}`, ...v });
+        }
+      }
+    });
+    await assertNoViolations(found, `walkthrough-${lang}`);
+  });
+
+  test(`axe: presenter mode with an answered question and the keys list, and a challenge in the sandbox, in ${language}`, async () => {
+    const found = [];
+    await withAxe({ query: `?scenario=s4&step=2&lang=${lang}` }, async (page) => {
+      await page.getByTestId('question').waitFor();
+      await page.getByTestId('question').locator('[data-choice="applied"]').click();
+      await page.getByTestId('feedback').waitFor();
+      await page.getByTestId('walkthrough').locator('.walk-tools button[aria-pressed]').click();
+      assert.match(await page.locator('html').getAttribute('class'), /presenter/);
+      await scanAll(page, `${language}, presenter mode`, found, { viewports: ['projector', 'phone'] });
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press('?');
+      await page.getByTestId('keys-help').waitFor();
+      await scanAll(page, `${language}, keys list`, found, { viewports: ['projector'], schemes: ['light'] });
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await page.goto(`${suite.server.url}?scenario=s7&step=3&lang=${lang}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByTestId('walkthrough').locator('.walk-challenge button.primary').click();
+      await page.getByTestId('challenge').waitFor();
+      await scanAll(page, `${language}, a challenge in the sandbox`, found, { viewports: ['desktop', 'phone'] });
+    });
+    await assertNoViolations(found, `walkthrough-presenter-${lang}`);
+  });
+}

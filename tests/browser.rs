@@ -516,3 +516,99 @@ async fn a_balance_first_crash_and_a_retry_break_two_promises_and_the_panel_says
         Some("at-most-once")
     );
 }
+
+/// The walkthrough's files, as the page would fetch them.
+fn walkthrough(lang: Lang) -> idempotency_lab::walkthrough::Content {
+    let text = match lang {
+        Lang::En => include_str!("../walkthrough/en.json"),
+        Lang::Fa => include_str!("../walkthrough/fa.json"),
+    };
+    idempotency_lab::walkthrough::Content::parse(
+        include_str!("../walkthrough/scenarios.json"),
+        text,
+        lang.tag(),
+    )
+    .unwrap()
+}
+
+async fn mount_walkthrough(lang: Lang) -> Mounted {
+    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let content = walkthrough(lang);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <App lang=lang walkthrough=content /> }.into_any()
+    });
+    settle().await;
+    Mounted {
+        root,
+        _handle: handle,
+    }
+}
+
+impl Mounted {
+    fn text_of(&self, selector: &str) -> String {
+        self.find(selector)
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_numbers() {
+    let page = mount_walkthrough(Lang::En).await;
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "1 / 3");
+    assert!(page
+        .text_of("[data-testid=narration]")
+        .contains("Two workers"));
+    // The lab below shows the script, and takes no clicks of its own.
+    assert!(page.find(".columns[inert]").is_some());
+    assert!(page.rows().is_empty());
+    page.click("Next step").await;
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "2 / 3");
+    assert_eq!(
+        page.rows(),
+        vec![("timeout-applied".to_string(), None, "100".to_string())]
+    );
+    assert!(page
+        .text_of("[data-testid=narration]")
+        .contains("Alice has 100 at the main worker and 100 at the naive worker"));
+    // A wrong answer, then the right one: the naive worker will hold 200.
+    page.type_into("walk-answer", "100").await;
+    page.click("Check").await;
+    let feedback = page.find("[data-testid=feedback]").unwrap();
+    assert_eq!(
+        feedback.get_attribute("data-correct").as_deref(),
+        Some("false")
+    );
+    page.type_into("walk-answer", "200").await;
+    page.click("Check").await;
+    let feedback = page.find("[data-testid=feedback]").unwrap();
+    assert_eq!(
+        feedback.get_attribute("data-correct").as_deref(),
+        Some("true")
+    );
+    page.click("Next step").await;
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "3 / 3");
+    assert_eq!(page.rows().len(), 2);
+    assert_eq!(page.rows()[1].0, "replayed");
+    page.click("Previous step").await;
+    page.click("Previous step").await;
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "1 / 3");
+    assert!(page.rows().is_empty(), "back replays the world to step 1");
+    page.click("Back to the sandbox").await;
+    assert!(page.find("[data-testid=walkthrough]").is_none());
+    assert!(page.find(".columns[inert]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_persian_walkthrough_states_the_worlds_numbers_in_persian_digits() {
+    let page = mount_walkthrough(Lang::Fa).await;
+    page.click("گام بعد").await;
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "2 / 3");
+    let narration = page.text_of("[data-testid=narration]");
+    assert!(narration.contains("۱۰۰"), "{narration}");
+    assert!(
+        !narration.chars().any(|c| c.is_ascii_digit()),
+        "{narration}"
+    );
+}
