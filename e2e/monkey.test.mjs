@@ -20,8 +20,8 @@ function random(seed) {
 }
 
 /**
- * Clicks unless the element turned off or went away between listing and clicking (a running
- * clock can idle the world and turn Skip to idle off). Returns whether the click happened;
+ * Clicks unless the element turned off, went away or came to rest between listing and
+ * clicking (a running clock can idle the world and turn Skip to idle off). Returns whether the click happened;
  * any other failure still fails the run.
  */
 async function clickIfStillThere(locator) {
@@ -34,9 +34,38 @@ async function clickIfStillThere(locator) {
     if (/element is not enabled|element is not attached|element was detached/.test(String(error.message))) {
       return false;
     }
+    // Or it came to rest: the walkthrough opened (its files arrive a moment after
+    // the click) and made the lab's controls inert.
+    if (/element is inert|element is not visible/.test(String(error.message))) return false;
     throw error;
   }
 }
+
+/**
+ * Runs a move on the lab's fields, unless they came to rest under the walkthrough
+ * (which opens a moment after its button is clicked, once its files arrive).
+ */
+async function unlessResting(move) {
+  try {
+    await move();
+    return true;
+  } catch (error) {
+    if (/element is inert/.test(String(error.message))) return false;
+    throw error;
+  }
+}
+
+/** One of the elements `selector` finds that is not resting (inside something inert). */
+async function pickUsable(page, selector, pick) {
+  const all = page.locator(selector);
+  // Not inert, and shown (presenter mode hides the page's header).
+  const usable = await all.evaluateAll((found) =>
+    found.flatMap((el, i) => (el.closest('[inert]') || !el.checkVisibility() ? [] : [i])),
+  );
+  return all.nth(pick(usable));
+}
+
+const walkthroughOpen = async (page) => (await page.getByTestId('walkthrough').count()) > 0;
 
 /** What a number field may hold: in range, out of range, negative, fractional, empty. */
 const MILLIS = ['', '0', '1', '50', '100', '3000', '600000', '600001', '-1', '1.5', '1e3', '99999999999999999999999'];
@@ -64,23 +93,34 @@ test(`monkey: ${SECONDS}s of random input (seed ${SEED}) raises no error`, { tim
       const choice = next();
       if (choice < 0.55) {
         // Buttons that are off say so with aria-disabled (they keep the keyboard focus).
-        const buttons = await page.locator('button:enabled:not([aria-disabled="true"])').all();
-        if (!(await clickIfStillThere(pick(buttons)))) skipped += 1;
+        // Controls resting while the walkthrough shows its script are `inert`.
+        if (!(await clickIfStillThere(await pickUsable(page, 'button:enabled:not([aria-disabled="true"])', pick)))) skipped += 1;
+      } else if (await walkthroughOpen(page)) {
+        // The lab's fields and settings rest while the walkthrough is open.
+        skipped += 1;
       } else if (choice < 0.8) {
-        await page.locator('.field input').nth(Math.floor(next() * 3)).fill(pick(TEXTS));
+        const field = page.locator('.field input').nth(Math.floor(next() * 3));
+        if (!(await unlessResting(() => field.fill(pick(TEXTS), { timeout: 2000 })))) skipped += 1;
       } else if (choice < 0.92) {
-        if (!(await clickIfStillThere(pick(await page.locator('input[type="checkbox"]').all())))) skipped += 1;
+        if (!(await clickIfStillThere(await pickUsable(page, 'input[type="checkbox"]', pick)))) skipped += 1;
       } else if (choice < 0.97) {
         // The world's settings: caller timeout and processing time, committed with Enter.
         const setting = page.locator('input.ms').nth(Math.floor(next() * 2));
-        await setting.fill(pick(MILLIS));
-        await setting.press('Enter');
+        const value = pick(MILLIS);
+        const done = await unlessResting(async () => {
+          await setting.fill(value, { timeout: 2000 });
+          await setting.press('Enter', { timeout: 2000 });
+        });
+        if (!done) skipped += 1;
       } else {
-        await page.getByTestId('speed').selectOption(pick(SPEEDS));
+        const speed = page.getByTestId('speed');
+        if (!(await unlessResting(() => speed.selectOption(pick(SPEEDS), { timeout: 2000 })))) skipped += 1;
       }
       moves += 1;
     }
     // The page must still work after the storm.
+    if (await walkthroughOpen(page)) await page.getByTestId('walkthrough').locator('.walk-tools button').last().click();
+    await page.locator('html.presenter').waitFor({ state: 'detached' });
     await page.locator('button.reset').click();
     assert.equal(await page.locator('[data-testid="timeline-row"]').count(), 0);
     console.log(`# monkey made ${moves} moves with seed ${SEED} (${skipped} clicks found their target turned off)`);

@@ -104,7 +104,8 @@ test('a question answered wrong, then right, in any digits; a choice; feedback p
     const answer = page.getByLabel('Answer', { exact: true });
     await answer.fill('lots');
     await page.getByRole('button', { name: 'Check', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'not a whole number' }).waitFor();
+    await page.getByTestId('question').getByText('That is not a whole number.').waitFor();
+    assert.equal(await page.getByTestId('feedback').count(), 0, 'not judged');
     await answer.fill('100');
     await answer.press('Enter');
     assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'false');
@@ -162,7 +163,8 @@ test('Try it yourself hands the step over to the sandbox, and Back to the sandbo
     const own = await page.locator('.columns').innerText();
     await page.getByRole('button', { name: 'Walkthrough' }).click();
     await waitForStep(page, 1, 3);
-    assert.equal(await page.locator('.columns').getAttribute('inert'), '');
+    assert.equal(await page.locator('.columns > .column').first().getAttribute('inert'), '');
+    assert.equal(await page.locator('.columns > .column.wide').getAttribute('inert'), null, 'the timeline stays readable');
     await page.getByRole('button', { name: 'Next step' }).click();
     await waitForStep(page, 2, 3);
     await page.getByRole('button', { name: 'Back to the sandbox' }).click();
@@ -221,7 +223,12 @@ test('a challenge is checked by the lab; Show me performs it; the scenario is th
     await page.getByRole('button', { name: 'Start the challenge' }).click();
     const banner = page.getByTestId('challenge');
     assert.equal(await banner.getAttribute('data-met'), 'false');
+    // Show me sets the stage and leaves the last move to the learner, with the hint.
     await page.getByRole('button', { name: 'Show me' }).click();
+    await page.getByText(/then retry it/).waitFor();
+    assert.equal(await banner.getAttribute('data-met'), 'false');
+    await page.getByRole('button', { name: 'Retry (same key)' }).click();
+    await skipToIdle(page);
     await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
     assert.equal(await page.getByTestId('invariant-at-most-once').getAttribute('data-holds'), 'false');
   });
@@ -280,5 +287,26 @@ test('keys: ? lists them, Space plays and stops at a question, and single-key sh
     await waitForStep(page, 3, 4);
     await page.getByRole('button', { name: 'Restart scenario' }).click();
     await waitForStep(page, 1, 4);
+  });
+});
+
+test('a permalink pasted while the walkthrough is open goes to the sandbox, which the walkthrough leaves first', async () => {
+  await suite.withLab({ query: '?lang=en' }, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    const link = await page.getByTestId('permalink').inputValue();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    assert.equal(await rows(page).count(), 2);
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    await waitForStep(page, 1, 3);
+    await page.evaluate((hash) => { window.location.hash = hash; }, new URL(link).hash);
+    await page.getByTestId('notice').waitFor();
+    assert.equal(await page.getByTestId('walkthrough').count(), 0);
+    assert.equal(await rows(page).count(), 1, "the link's lab");
+    // The person's own lab, set aside by the walkthrough, can come back.
+    await page.getByTestId('bring-back').click();
+    assert.equal(await rows(page).count(), 2);
   });
 });

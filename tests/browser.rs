@@ -561,7 +561,8 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
         .text_of("[data-testid=narration]")
         .contains("Two workers"));
     // The lab below shows the script, and takes no clicks of its own.
-    assert!(page.find(".columns[inert]").is_some());
+    assert!(page.find(".column[inert]").is_some());
+    assert!(page.find(".column.wide[inert]").is_none());
     assert!(page.rows().is_empty());
     page.click("Next step").await;
     assert_eq!(page.text_of("[data-testid=step-counter]"), "2 / 3");
@@ -597,7 +598,7 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
     assert!(page.rows().is_empty(), "back replays the world to step 1");
     page.click("Back to the sandbox").await;
     assert!(page.find("[data-testid=walkthrough]").is_none());
-    assert!(page.find(".columns[inert]").is_none());
+    assert!(page.find(".column[inert]").is_none());
 }
 
 #[wasm_bindgen_test]

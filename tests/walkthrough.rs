@@ -3,11 +3,13 @@
 //! step reached by going back identical to the same step reached going forward.
 
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::{to_json, FieldError, Lab};
+use idempotency_lab::lab::{to_json, Action, FieldError, Lab};
+use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
     answer, judge, met, render, run_step, Answer, Content, ContentError, Fact, FactError, RowRef,
     TemplateError, Tour, Value,
 };
+use idempotency_lab::GrantPoints;
 
 const SCRIPTS: &str = include_str!("../walkthrough/scenarios.json");
 
@@ -434,4 +436,143 @@ fn answers_are_judged_by_value_in_any_digits() {
     let applied = Value::Code("applied".into());
     assert_eq!(judge(&applied, "applied"), Ok(true));
     assert_eq!(judge(&applied, "replayed"), Ok(false));
+}
+
+/// Both languages fill the same facts at each step: a translator cannot state
+/// another number than the English does, nor drop one.
+#[test]
+fn both_languages_state_the_same_facts_at_every_step() {
+    let placeholders = |text: &str| {
+        let mut found: Vec<String> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_string()))
+            .collect();
+        found.sort();
+        found
+    };
+    let (en, fa) = (content(Lang::En), content(Lang::Fa));
+    for (id, english) in &en.text.scenarios {
+        let persian = &fa.text.scenarios[id];
+        for (n, (e, f)) in english.steps.iter().zip(&persian.steps).enumerate() {
+            assert_eq!(
+                placeholders(&e.narration),
+                placeholders(&f.narration),
+                "{id} step {}",
+                n + 1
+            );
+            assert_eq!(
+                placeholders(e.explain.as_deref().unwrap_or("")),
+                placeholders(f.explain.as_deref().unwrap_or("")),
+                "{id} step {} explain",
+                n + 1
+            );
+        }
+    }
+}
+
+/// Text shown as written (titles, questions, choices, challenges, hints) holds
+/// no number of its own and no placeholder; a fact about an account nobody has
+/// sent to is a slip, not a zero.
+#[test]
+fn hand_written_numbers_and_unknown_accounts_are_refused() {
+    for (path, piece) in [
+        (&["s2", "title"][..], "title"),
+        (&["s2", "hint"][..], "hint"),
+        (&["s2", "challenge"][..], "challenge"),
+        (&["s2", "challenge_met"][..], "challenge_met"),
+    ] {
+        assert_eq!(
+            edited(|f| f["scenarios"][path[0]][path[1]] = "Send 100 points".into()),
+            Err(ContentError::HandWritten {
+                scenario: "s2".into(),
+                step: None,
+                piece
+            })
+        );
+    }
+    assert_eq!(
+        edited(|f| f["scenarios"]["s2"]["steps"][1]["question"] = "Was it {balance:alice}?".into()),
+        Err(ContentError::HandWritten {
+            scenario: "s2".into(),
+            step: Some(2),
+            piece: "question"
+        })
+    );
+    assert_eq!(
+        edited(
+            |f| f["scenarios"]["s2"]["steps"][1]["choices"]["never-applied"] = "۰ points".into()
+        ),
+        Err(ContentError::HandWritten {
+            scenario: "s2".into(),
+            step: Some(2),
+            piece: "choice label"
+        })
+    );
+    let content = content(Lang::En);
+    let tour = Tour::open(&content.scripts, 0, 2).unwrap();
+    let fill = |t: &str| render(t, tour.lab.state(), number(Lang::En));
+    assert!(matches!(
+        fill("{balance:alcie}"),
+        Err(TemplateError::Fact(FactError::Missing(_)))
+    ));
+    assert!(matches!(
+        fill("{naive-balance:nobody}"),
+        Err(TemplateError::Fact(FactError::Missing(_)))
+    ));
+    assert!(matches!(
+        fill("{balance: alice}"),
+        Err(TemplateError::Fact(FactError::Missing(_)))
+    ));
+    assert_eq!(
+        fill("{balance:alice} {row-naive-balance:last}"),
+        Ok("100 200".into())
+    );
+}
+
+/// The challenges read what the learner's own rows did: a regrant's cause, the
+/// row's own account.
+#[test]
+fn challenges_read_the_rows_that_did_it() {
+    let scripts = content(Lang::En).scripts;
+    let challenge = |id: &str| {
+        scripts
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .challenge
+            .clone()
+    };
+    // s10: a grant twice in memory after a restart, then switching the store, is
+    // not the balance-first crash the challenge asks for.
+    let mut lab = Lab::new();
+    let send = |lab: &mut Lab| {
+        lab.dispatch(Action::Send {
+            grant: GrantPoints::new("k", "bob", 100),
+            lose_acknowledgement: true,
+        })
+        .unwrap();
+        lab.skip_to_idle().unwrap();
+    };
+    send(&mut lab);
+    lab.dispatch(Action::Restart).unwrap();
+    send(&mut lab);
+    lab.dispatch(Action::SetStore {
+        kind: StoreKind::BalanceFirst,
+    })
+    .unwrap();
+    assert!(!met(&challenge("s10"), lab.state()));
+    assert!(!met(&challenge("s11"), lab.state()));
+    // s1 with the learner's own account, not the form's default one.
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetNaive { on: true }).unwrap();
+    send(&mut lab);
+    assert!(!met(&challenge("s1"), lab.state()));
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    assert!(met(&challenge("s1"), lab.state()));
 }

@@ -117,3 +117,40 @@ fn a_file_that_is_not_progress_or_does_not_fit_is_refused() {
     let huge = " ".repeat(MAX_PROGRESS_BYTES + 1);
     assert_eq!(read(&huge), Err(ProgressError::TooLarge));
 }
+
+/// A kept record that no longer fits the scripts keeps what still does.
+#[test]
+fn a_kept_record_keeps_what_still_fits() {
+    let scripts = scripts();
+    let kept = Progress::fitting(
+        r#"{"format":"idempotency-lab/progress","version":1,"scenarios":{
+            "s1":{"furthest":9,"answered":[0,1,2,7],"challenge":true},
+            "s4":{"furthest":2,"answered":[1]},
+            "s12":{"furthest":1}}}"#,
+        &scripts,
+    );
+    assert_eq!(kept.of("s1").furthest, 3);
+    assert_eq!(
+        kept.of("s1").answered.iter().copied().collect::<Vec<_>>(),
+        vec![2]
+    );
+    assert!(kept.of("s1").challenge);
+    assert!(kept.done(&scripts, "s1"));
+    assert_eq!(kept.of("s4").furthest, 2);
+    assert!(!kept.scenarios.contains_key("s12"));
+    assert_eq!(Progress::fitting("nonsense", &scripts), Progress::default());
+    assert_eq!(
+        Progress::fitting(
+            r#"{"format":"idempotency-lab/progress","version":2,"scenarios":{"s1":{"furthest":1}}}"#,
+            &scripts
+        ),
+        Progress::default()
+    );
+    assert_eq!(
+        Progress::fitting(
+            r#"{"format":"other","version":1,"scenarios":{"s1":{"furthest":1}}}"#,
+            &scripts
+        ),
+        Progress::default()
+    );
+}

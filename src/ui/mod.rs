@@ -156,7 +156,13 @@ pub fn App(
         // A permalink pasted into this tab changes only the address's fragment, so
         // the page does not reload: open its session here, as a fresh load would.
         let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
-            Some(Ok(lab)) => ctl.load(lab, Replacement::Link),
+            // The link's lab goes to the sandbox: the walkthrough steps aside first.
+            Some(Ok(lab)) => {
+                if walk.open.get_untracked() {
+                    walk.close();
+                }
+                ctl.load(lab, Replacement::Link)
+            }
             Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
             None => {}
         });
@@ -288,12 +294,13 @@ pub fn App(
             })}
             {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
             <ChallengeBanner walk=walk />
-            // While the walkthrough runs, the lab shows its script: "Try it
-            // yourself" hands the controls over.
-            <div class="columns" inert=move || walk.open.get()>
+            <div class="columns">
                 // Panels that only grow (the store's receipts) come after the ones
-                // with controls, so a growing table never moves a button.
-                <div class="column">
+                // with controls, so a growing table never moves a button. While
+                // the walkthrough runs, the lab shows its script and these
+                // controls rest ("Try it yourself" hands them over); the promises,
+                // chart and timeline stay readable and browsable.
+                <div class="column" inert=move || walk.open.get()>
                     <RequestForm ctl=ctl />
                     <WorldView ctl=ctl />
                     <StorageView ctl=ctl />

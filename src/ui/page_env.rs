@@ -233,7 +233,13 @@ pub fn remember_walk_in_url(place: Option<(&str, usize)>) {
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let failed = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    // A refused fetch is a JS error: say its message, not its stack.
+    let failed = |e: JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| format!("{url}: could not be fetched"))
+    };
     let response = JsFuture::from(window().fetch_with_str(url))
         .await
         .map_err(failed)?;

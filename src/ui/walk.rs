@@ -66,6 +66,8 @@ pub struct Walk {
     speed_before: StoredValue<Speed>,
     files: StoredValue<HashMap<&'static str, Rc<String>>, LocalStorage>,
     contents: StoredValue<HashMap<&'static str, Rc<Content>>, LocalStorage>,
+    /// Counts autoplay runs: a run that is no longer the newest stops.
+    play_run: StoredValue<u64>,
     /// A deep link waiting for the files, as written.
     pending: StoredValue<Option<(String, Option<String>)>>,
     /// Progress is read from and kept in the browser (not in tests).
@@ -95,6 +97,7 @@ impl Walk {
             speed_before: StoredValue::new(Speed::Normal),
             files: StoredValue::new_local(HashMap::new()),
             contents: StoredValue::new_local(HashMap::new()),
+            play_run: StoredValue::new(0),
             pending: StoredValue::new(None),
             persist: StoredValue::new(false),
             progress_read: StoredValue::new(false),
@@ -105,24 +108,29 @@ impl Walk {
     pub fn persist(self) {
         self.persist.set_value(true);
         self.shortcuts.set(page_env::shortcuts_on());
+        // Each save adds to what is kept, so two tabs never erase each other's.
         Effect::new(move |_| {
-            let json = self.progress.with(Progress::to_json);
-            if self.progress_read.get_value() {
-                page_env::save_progress(&json);
-            }
+            let mine = self.progress.get();
+            let (true, Some(content)) = (self.progress_read.get_value(), self.content_untracked())
+            else {
+                return;
+            };
+            let mut kept = page_env::load_progress()
+                .map(|json| Progress::fitting(&json, &content.scripts))
+                .unwrap_or_default();
+            kept.merge(mine);
+            page_env::save_progress(&kept.to_json());
         });
     }
 
-    /// Reads the kept progress once the scripts are here to check it against;
-    /// a record that no longer fits is left alone (and not overwritten) until
-    /// the learner makes progress.
+    /// Reads the kept progress once the scripts are here to check it against,
+    /// keeping what still fits them.
     fn read_progress(self, content: &Content) {
         if !self.persist.get_value() || self.progress_read.get_value() {
             return;
         }
-        if let Some(Ok(kept)) =
-            page_env::load_progress().map(|json| Progress::from_json(&json, &content.scripts))
-        {
+        if let Some(json) = page_env::load_progress() {
+            let kept = Progress::fitting(&json, &content.scripts);
             self.progress.update(|p| p.merge(kept));
         }
         self.progress_read.set_value(true);
@@ -268,6 +276,15 @@ impl Walk {
             self.ctl.skipping.set(false);
             self.ctl.speed.set(Speed::Paused);
             self.challenge.set(None);
+            // "Bring back" would put a lab in the walkthrough's place: the
+            // person's own lab is set aside now, and is what comes back.
+            if self
+                .ctl
+                .notice
+                .with_untracked(|n| matches!(n, Some(Notice::Replaced(_))))
+            {
+                self.ctl.notice.set(None);
+            }
             let sandbox = self.ctl.show(tour.lab);
             self.sandbox.set_value(Some(sandbox));
             self.open.set(true);
@@ -390,22 +407,26 @@ impl Walk {
         self.challenge.set(Some(scenario));
     }
 
-    /// "Show me": performs the challenge's solution on the sandbox, step by
-    /// step, as the person's own actions.
+    /// "Show me": in a new sandbox, performs the challenge's solution up to its
+    /// last step and shows the hint: the last move, and what it shows, are the
+    /// learner's. The sandbox's replaced lab stays the one to bring back.
     pub fn show_me(self) {
         let (Some(content), Some(scenario)) =
             (self.content_untracked(), self.challenge.get_untracked())
         else {
             return;
         };
-        self.ctl.load(Lab::new(), Replacement::Challenge);
-        for step in &content.scripts.scenarios[scenario].solution {
+        self.ctl.show(Lab::new());
+        let solution = &content.scripts.scenarios[scenario].solution;
+        for step in &solution[..solution.len().saturating_sub(1)] {
             let result = self.ctl.lab.try_update(|lab| run_step(lab, step));
             if let Some(Err(error)) = result {
                 self.fail(format!("{error:?}"));
                 return;
             }
         }
+        self.hint.set(true);
+        self.ctl.pump();
     }
 
     /// Whether the sandbox meets the running challenge.
@@ -444,13 +465,18 @@ impl Walk {
             return;
         }
         self.playing.set(true);
+        self.play_run.update_value(|r| *r += 1);
+        let run = self.play_run.get_value();
         spawn_local(async move {
             loop {
                 let wait = PACE_MS[self.pace.get_untracked().min(2)];
                 let mut waited = 0;
                 while waited < wait {
                     TimeoutFuture::new(100).await;
-                    if self.playing.is_disposed() || !self.playing.get_untracked() {
+                    if self.playing.is_disposed()
+                        || !self.playing.get_untracked()
+                        || self.play_run.get_value() != run
+                    {
                         return;
                     }
                     waited += 100;
@@ -461,6 +487,17 @@ impl Walk {
                 }
             }
         });
+    }
+
+    /// A step the person takes by hand: autoplay stops, so it never undoes it.
+    pub fn step_forward(self) {
+        self.playing.set(false);
+        self.next();
+    }
+
+    pub fn step_back(self) {
+        self.playing.set(false);
+        self.back();
     }
 
     pub fn toggle_play(self) {

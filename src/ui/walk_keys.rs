@@ -23,11 +23,19 @@ fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
+/// The `?` list. `opener` is the button that opens it: the focus goes back
+/// there when the list closes.
 #[component]
-pub fn KeysHelp(walk: Walk) -> impl IntoView {
+pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
     let close_button = NodeRef::<leptos::html::Button>::new();
+    let close_help = move || {
+        walk.help.set(false);
+        if let Some(button) = opener.get_untracked() {
+            let _ = button.focus();
+        }
+    };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         if !walk.open.get_untracked() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
@@ -35,13 +43,13 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
         let key = ev.key();
         if key == "Escape" {
             if walk.help.get_untracked() {
-                walk.help.set(false);
+                close_help();
             } else if walk.presenter.get_untracked() {
                 walk.presenter.set(false);
             }
             return;
         }
-        if !walk.shortcuts.get_untracked() || for_the_element(&ev) {
+        if !walk.shortcuts.get_untracked() || walk.help.get_untracked() || for_the_element(&ev) {
             return;
         }
         // "Next" points the way the text runs: right in English, left in Persian.
@@ -51,19 +59,14 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
         } else {
             ("ArrowRight", "ArrowLeft")
         };
-        match key.as_str() {
-            k if k == forward => {
-                walk.playing.set(false);
-                walk.next();
-            }
-            k if k == backward => {
-                walk.playing.set(false);
-                walk.back();
-            }
-            " " => walk.toggle_play(),
-            "r" | "R" => walk.restart(),
-            "p" | "P" => walk.presenter.update(|p| *p = !*p),
-            "?" => walk.help.set(true),
+        // Letters by the key's place, so they work on a Persian layout too.
+        match (key.as_str(), ev.code().as_str()) {
+            (k, _) if k == forward => walk.step_forward(),
+            (k, _) if k == backward => walk.step_back(),
+            (" ", _) => walk.toggle_play(),
+            (_, "KeyR") => walk.restart(),
+            (_, "KeyP") => walk.presenter.update(|p| *p = !*p),
+            ("?" | "؟", _) => walk.help.set(true),
             _ => return,
         }
         ev.prevent_default();
@@ -94,7 +97,7 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
                         }}
                     </dl>
                     <p class="hint">{move || t().keys_off}</p>
-                    <button node_ref=close_button on:click=move |_| walk.help.set(false)>
+                    <button node_ref=close_button on:click=move |_| close_help()>
                         {move || t().close_keys}
                     </button>
                 </div>

@@ -18,14 +18,18 @@ const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
 pub fn WalkPanel(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
-    let body = move || {
-        match walk.load.get() {
-        None | Some(Load::Loading) => view! { <p class="walk-loading">{t().loading}</p> }.into_any(),
-        Some(Load::Failed(message)) => {
-            view! { <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p> }.into_any()
+    let body = move || match walk.load.get() {
+        None | Some(Load::Loading) => {
+            view! { <p class="walk-loading">{t().loading}</p> }.into_any()
         }
+        Some(Load::Failed(message)) => view! {
+            <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p>
+            <div class="buttons">
+                <button on:click=move |_| walk.close()>{move || t().close}</button>
+            </div>
+        }
+        .into_any(),
         Some(Load::Ready(_)) => view! { <WalkBody walk=walk /> }.into_any(),
-    }
     };
     view! {
         <section class="panel walk" aria-labelledby="walk-title" data-testid="walkthrough">
@@ -55,6 +59,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 .unwrap_or_else(|e| format!("({e})"))
         }))
     };
+    let keys_button = NodeRef::<leptos::html::Button>::new();
     let select_scenario = move |ev: leptos::ev::Event| {
         if let Ok(index) = event_target_value(&ev).parse::<usize>() {
             walk.playing.set(false);
@@ -147,10 +152,14 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         <QuestionView walk=walk />
         {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
         <div class="walk-controls" role="group" aria-label=move || t().region>
-            <button on:click=move |_| walk.back() disabled=move || walk.step.get() == 0>
+            // Off buttons say so with aria-disabled and keep the keyboard focus.
+            <button
+                on:click=move |_| walk.step_back()
+                aria-disabled=move || (walk.step.get() == 0).to_string()
+            >
                 {move || t().previous}
             </button>
-            <button class="primary" on:click=move |_| { walk.next(); } disabled=at_end>
+            <button class="primary" on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
                 {move || t().next}
             </button>
             <button on:click=move |_| walk.restart()>{move || t().restart}</button>
@@ -191,7 +200,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
             >
                 {move || t().presenter}
             </button>
-            <button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
+            <button node_ref=keys_button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
                 {move || t().keys}
             </button>
             <label class="switch">
@@ -216,7 +225,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
             </label>
         </div>
-        <KeysHelp walk=walk />
+        <KeysHelp walk=walk opener=keys_button />
     }
 }
 
@@ -287,7 +296,10 @@ fn QuestionView(walk: Walk) -> impl IntoView {
                 <h3>{move || t().predict}</h3>
                 <p id="walk-question">{words.question.clone()}</p>
                 {input}
-                <Feedback walk=walk explain=explain />
+                // Always on the page, so what appears in it is read out.
+                <div role="status" class="walk-feedback-region">
+                    <Feedback walk=walk explain=explain />
+                </div>
             </div>
         })
     }
@@ -303,7 +315,7 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
         let given: Given = walk.given.get()?;
         Some(match given.verdict {
             Err(error) => view! {
-                <p class="walk-feedback error" role="alert">{(t().bad_answer)(error)}</p>
+                <p class="walk-feedback error">{(t().bad_answer)(error)}</p>
             }
             .into_any(),
             Ok(correct) => {
@@ -327,7 +339,6 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
                         class:right=correct
                         data-testid="feedback"
                         data-correct=correct.to_string()
-                        role="status"
                     >
                         <p>
                             <strong>{if correct { t().right } else { t().wrong }}</strong>

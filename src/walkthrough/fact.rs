@@ -4,7 +4,7 @@
 //! one of these, read from the lab at that step, never written by hand.
 
 use crate::core::PointWorker;
-use crate::lab::{AttemptRow, Invariant, LabState, Origin};
+use crate::lab::{AttemptRow, Invariant, LabState, Origin, RegrantCause};
 
 /// A fact's value: a number, or a stable code (an outcome, a truth, a yes/no).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +58,11 @@ pub enum Fact {
     Attempt(RowRef),
     /// The current balance of a row's account.
     AccountBalance(RowRef),
+    /// The naive worker's balance for a row's account.
+    RowNaiveBalance(RowRef),
+    /// Why the store granted a row's operation again (`restart`,
+    /// `crash-left-no-receipt`, `receipt-expired`, ...), `none` if it did not.
+    RegrantCause(RowRef),
     /// How a row's attempt came to be (`send`, `retry-same`, `retry-fresh`, ...).
     Origin(RowRef),
     /// The error a row's caller got (`timeout`, `payload-mismatch`, ...).
@@ -128,6 +133,8 @@ impl Fact {
             "attempt" => Ok(Fact::Attempt(row()?)),
             "outcome" => Ok(Fact::Outcome(row()?)),
             "account-balance" => Ok(Fact::AccountBalance(row()?)),
+            "row-naive-balance" => Ok(Fact::RowNaiveBalance(row()?)),
+            "regrant-cause" => Ok(Fact::RegrantCause(row()?)),
             "origin" => Ok(Fact::Origin(row()?)),
             "error" => Ok(Fact::Error(row()?)),
             "truth" => Ok(Fact::Truth(row()?)),
@@ -160,16 +167,36 @@ impl Fact {
         };
         let number = |n: i64| Ok(Value::Number(n));
         let code = |c: &str| Ok(Value::Code(c.to_string()));
+        // An account nobody has sent to is a slip of the pen, not a zero.
+        let known = |account: &str| {
+            state
+                .timeline()
+                .iter()
+                .any(|r| r.attempt.grant.account_id == account)
+                .then_some(())
+                .ok_or_else(missing)
+        };
+        let naive = |account: &str| {
+            state
+                .naive_balances()
+                .iter()
+                .find(|(a, _)| a == account)
+                .map_or(0, |(_, b)| i64::from(*b))
+        };
         match self {
-            Fact::Balance(account) => number(state.store().balance(account).into()),
-            Fact::NaiveBalance(account) => number(
-                state
-                    .naive_balances()
-                    .iter()
-                    .find(|(a, _)| a == account)
-                    .map_or(0, |(_, b)| *b)
-                    .into(),
-            ),
+            Fact::Balance(account) => {
+                known(account)?;
+                number(state.store().balance(account).into())
+            }
+            Fact::NaiveBalance(account) => {
+                known(account)?;
+                number(naive(account))
+            }
+            Fact::RowNaiveBalance(at) => number(naive(&row(*at)?.attempt.grant.account_id)),
+            Fact::RegrantCause(at) => {
+                let handled = row(*at)?.handled.as_ref().ok_or_else(missing)?;
+                code(handled.regrant_cause.map_or("none", regrant_code))
+            }
             Fact::ReceiptBalance(at) => row(*at)?
                 .caller_receipt()
                 .map(|r| Value::Number(r.balance.into()))
@@ -223,6 +250,8 @@ impl Fact {
             | Fact::Attempt(at)
             | Fact::Outcome(at)
             | Fact::AccountBalance(at)
+            | Fact::RowNaiveBalance(at)
+            | Fact::RegrantCause(at)
             | Fact::Origin(at)
             | Fact::Error(at)
             | Fact::Truth(at) => Some(*at),
@@ -239,5 +268,15 @@ fn origin_code(origin: Origin) -> &'static str {
         Origin::Burst => "burst",
         Origin::Redelivered => "redelivered",
         Origin::AutoRetry => "auto-retry",
+    }
+}
+
+fn regrant_code(cause: RegrantCause) -> &'static str {
+    match cause {
+        RegrantCause::Restart => "restart",
+        RegrantCause::OtherProcess => "other-process",
+        RegrantCause::CrashLeftNoReceipt => "crash-left-no-receipt",
+        RegrantCause::ReceiptExpired => "receipt-expired",
+        RegrantCause::Race => "race",
     }
 }

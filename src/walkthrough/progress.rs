@@ -113,6 +113,35 @@ impl Progress {
         serde_json::to_string_pretty(&file).expect("progress serializes")
     }
 
+    /// Reads the record a browser kept, keeping what still fits the scripts and
+    /// dropping the rest (a record made before the scripts changed): a learner's
+    /// other scenarios are not lost to one step that went away. Empty when the
+    /// text is no progress record at all.
+    pub fn fitting(json: &str, scripts: &Scripts) -> Progress {
+        let Ok(file) = serde_json::from_str::<File>(json) else {
+            return Progress::default();
+        };
+        if file.format != FORMAT || file.version != VERSION {
+            return Progress::default();
+        }
+        let mut kept = Progress::default();
+        for (id, mut p) in file.scenarios {
+            let Some(script) = scripts.scenarios.iter().find(|s| s.id == id) else {
+                continue;
+            };
+            p.furthest = p.furthest.min(script.steps.len());
+            p.answered.retain(|n| {
+                *n > 0
+                    && script
+                        .steps
+                        .get(*n - 1)
+                        .is_some_and(|s| s.question.is_some())
+            });
+            kept.scenarios.insert(id, p);
+        }
+        kept
+    }
+
     /// Reads a progress file, checked against the walkthrough's scripts.
     pub fn from_json(json: &str, scripts: &Scripts) -> Result<Progress, ProgressError> {
         if json.len() > MAX_PROGRESS_BYTES {

@@ -58,6 +58,13 @@ pub enum ContentError {
     },
     /// A scenario must end with a challenge of at least one check.
     NoChallenge(String),
+    /// A piece of text that is not narration holds a digit or a brace: only
+    /// narration and explanations are filled from the world.
+    HandWritten {
+        scenario: String,
+        step: Option<usize>,
+        piece: &'static str,
+    },
     /// A question on the last step: nothing would reveal its answer.
     QuestionOnLastStep(String),
     /// A fact name that the lab does not know.
@@ -108,6 +115,14 @@ impl std::fmt::Display for ContentError {
                 piece,
             } => write!(f, "{scenario} step {step}: `{piece}` has no use"),
             ContentError::NoChallenge(s) => write!(f, "{s} has no challenge"),
+            ContentError::HandWritten {
+                scenario,
+                step,
+                piece,
+            } => match step {
+                Some(step) => write!(f, "{scenario} step {step}: a digit or brace in the {piece}"),
+                None => write!(f, "{scenario}: a digit or brace in the {piece}"),
+            },
             ContentError::QuestionOnLastStep(s) => {
                 write!(f, "{s}: a question on the last step is never revealed")
             }
@@ -228,6 +243,13 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
         piece,
     };
     let blank = |s: &str| s.trim().is_empty();
+    // Text that is shown as written: no number of its own, no placeholder.
+    let written = |s: &str| s.chars().any(|c| c.is_numeric() || c == '{' || c == '}');
+    let hand_written = |step: Option<usize>, piece| ContentError::HandWritten {
+        scenario: id.clone(),
+        step,
+        piece,
+    };
     for (piece, value) in [
         ("title", &text.title),
         ("challenge", &text.challenge),
@@ -236,6 +258,9 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
     ] {
         if blank(value) {
             return Err(missing(None, piece));
+        }
+        if written(value) {
+            return Err(hand_written(None, piece));
         }
     }
     for (n, (step, words)) in scenario.steps.iter().zip(&text.steps).enumerate() {
@@ -262,6 +287,12 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
         };
         if words.question.as_deref().is_none_or(blank) {
             return Err(missing(Some(n), "question"));
+        }
+        if words.question.as_deref().is_some_and(written) {
+            return Err(hand_written(Some(n), "question"));
+        }
+        if words.choices.values().any(|label| written(label)) {
+            return Err(hand_written(Some(n), "choice label"));
         }
         if words.explain.as_deref().is_none_or(blank) {
             return Err(missing(Some(n), "explain"));
