@@ -206,6 +206,11 @@ for (const lang of ['en', 'fa']) {
       await scanAll(page, `${language}, keys list`, found, { viewports: ['projector'], schemes: ['light'] });
       await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
+      // The lab's own code behind a step, opened, at projector and phone widths.
+      await page.goto(`${suite.server.url}?scenario=s6&step=3&lang=${lang}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.locator('[data-testid="code"] summary').click();
+      await scanAll(page, `${language}, code behind a step`, found, { viewports: ['projector', 'phone'] });
       await page.goto(`${suite.server.url}?scenario=s7&step=3&lang=${lang}`);
       await page.waitForSelector('body[data-ready="true"]');
       await page.getByTestId('walkthrough').locator('.walk-challenge button.primary').click();

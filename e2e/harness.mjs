@@ -70,8 +70,8 @@ export async function launchBrowser() {
  * Opens the lab and records every page error, console error and request to another
  * origin; `problems()` lists them so each test can assert there were none.
  */
-export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light', initScript } = {}) {
-  const context = await browser.newContext({ locale, colorScheme, viewport: viewport ?? { width: 1400, height: 1000 } });
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light', reducedMotion = 'no-preference', initScript } = {}) {
+  const context = await browser.newContext({ locale, colorScheme, reducedMotion, viewport: viewport ?? { width: 1400, height: 1000 } });
   // Runs in the page before the lab does: how a test stages a hostile browser.
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();

@@ -45,8 +45,10 @@ const seen = (page) =>
 /** Moves the focus off any control, so keys go to the page. */
 const focusPage = (page) => page.evaluate(() => { document.activeElement?.blur(); document.body.focus(); });
 
+/** Waits until the page is at step n of `of`, its time played to the end. */
 async function waitForStep(page, n, of) {
   await page.locator(`[data-testid="step-counter"]:text-is("${n} / ${of}")`).waitFor();
+  await page.locator('[data-testid="walkthrough"][data-animating="false"]').waitFor();
 }
 
 for (const lang of ['en', 'fa']) {
@@ -308,5 +310,30 @@ test('a permalink pasted while the walkthrough is open goes to the sandbox, whic
     // The person's own lab, set aside by the walkthrough, can come back.
     await page.getByTestId('bring-back').click();
     assert.equal(await rows(page).count(), 2);
+  });
+});
+
+test("a step's time plays at the pace, the narration already says where it ends, and skipping lands there", async () => {
+  await suite.withLab({ query: '?scenario=s2&step=1&lang=en' }, async (page) => {
+    await waitForStep(page, 1, 4);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    const walk = page.getByTestId('walkthrough');
+    assert.equal(await walk.getAttribute('data-animating'), 'true');
+    assert.match(await narration(page).innerText(), /Right now Alice's balance is 0/);
+    // The caller's deadline is 3 s away: the clock is on its way there.
+    await page.waitForTimeout(600);
+    const now = Number(await page.getByTestId('clock').getAttribute('data-now'));
+    assert.ok(now > 0 && now < 3100, `the clock plays (${now} ms)`);
+    assert.equal(await rows(page).count(), 0, 'nobody has timed out yet');
+    await page.getByRole('button', { name: "Skip to the step's end" }).click();
+    await waitForStep(page, 2, 4);
+    assert.equal(await page.getByTestId('clock').getAttribute('data-now'), '3100');
+    assert.equal(await lastRow(page).getAttribute('data-outcome'), 'timeout');
+  });
+  // Asked for less motion, a step lands at once.
+  await suite.withLab({ query: '?scenario=s2&step=1&lang=en', reducedMotion: 'reduce' }, async (page) => {
+    await page.getByRole('button', { name: 'Next step' }).click();
+    assert.equal(await page.getByTestId('walkthrough').getAttribute('data-animating'), 'false');
+    assert.equal(await page.getByTestId('clock').getAttribute('data-now'), '3100');
   });
 });

@@ -566,6 +566,15 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
     assert!(page.rows().is_empty());
     page.click("Next step").await;
     assert_eq!(page.text_of("[data-testid=step-counter]"), "2 / 3");
+    // The step's time plays; its narration already states where it ends.
+    let animating = |page: &Mounted| {
+        page.find("[data-testid=walkthrough]")
+            .and_then(|w| w.get_attribute("data-animating"))
+    };
+    assert_eq!(animating(&page).as_deref(), Some("true"));
+    assert!(page.rows().is_empty());
+    page.click("Skip to the step's end").await;
+    assert_eq!(animating(&page).as_deref(), Some("false"));
     assert_eq!(
         page.rows(),
         vec![("timeout-applied".to_string(), None, "100".to_string())]
@@ -589,6 +598,7 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
         Some("true")
     );
     page.click("Next step").await;
+    page.click("Skip to the step's end").await;
     assert_eq!(page.text_of("[data-testid=step-counter]"), "3 / 3");
     assert_eq!(page.rows().len(), 2);
     assert_eq!(page.rows()[1].0, "replayed");

@@ -6,8 +6,8 @@ use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{to_json, Action, FieldError, Lab};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
-    answer, judge, met, render, run_step, Answer, Content, ContentError, Fact, FactError, RowRef,
-    TemplateError, Tour, Value,
+    advance, answer, has_time, judge, met, ops, render, run_step, Answer, Content, ContentError,
+    Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
 };
 use idempotency_lab::GrantPoints;
 
@@ -575,4 +575,104 @@ fn challenges_read_the_rows_that_did_it() {
     .unwrap();
     lab.skip_to_idle().unwrap();
     assert!(met(&challenge("s1"), lab.state()));
+}
+
+/// The code a step shows is the lab's own, line for line as it stands in its
+/// file today: a change to the source that the excerpt no longer matches fails.
+#[test]
+fn every_code_excerpt_is_the_labs_own_source_as_it_stands() {
+    let scripts = content(Lang::En).scripts;
+    assert!(!scripts.code.is_empty());
+    for (id, excerpt) in &scripts.code {
+        let source =
+            std::fs::read_to_string(format!("{}/{}", env!("CARGO_MANIFEST_DIR"), excerpt.file))
+                .unwrap_or_else(|e| panic!("{id}: {}: {e}", excerpt.file));
+        assert!(
+            source.contains(&excerpt.lines.join("\n")),
+            "{id}: not as it stands in {}",
+            excerpt.file
+        );
+        assert!(!excerpt.highlight.is_empty(), "{id} marks a line");
+        let shown = excerpt.shown();
+        assert_eq!(shown.len(), excerpt.lines.len());
+        assert_eq!(
+            shown.iter().filter(|(_, marked)| *marked).count(),
+            excerpt.highlight.len()
+        );
+        // Shown without the indentation every line shares.
+        assert!(shown.iter().any(|(line, _)| !line.starts_with(' ')));
+        let used = scripts
+            .scenarios
+            .iter()
+            .flat_map(|s| &s.steps)
+            .any(|s| s.code.as_ref() == Some(id));
+        assert!(used, "{id} is shown by some step");
+    }
+    let store = &scripts.code["store-lookup"];
+    assert!(store
+        .shown()
+        .iter()
+        .any(|(line, marked)| *marked && line.contains("if stored.points != grant.points")));
+    // A step naming code the scripts lack, or an excerpt marking a line it lacks, is refused.
+    let mut broken: serde_json::Value = serde_json::from_str(SCRIPTS).unwrap();
+    broken["scenarios"][5]["steps"][2]["code"] = "nowhere".into();
+    assert_eq!(
+        Content::parse(&broken.to_string(), language_file(Lang::En), "en"),
+        Err(ContentError::Code {
+            scenario: "s6".into(),
+            id: "nowhere".into()
+        })
+    );
+    let mut broken: serde_json::Value = serde_json::from_str(SCRIPTS).unwrap();
+    broken["code"]["authorize"]["highlight"] = serde_json::json!([99]);
+    assert_eq!(
+        Content::parse(&broken.to_string(), language_file(Lang::En), "en"),
+        Err(ContentError::Code {
+            scenario: "s11".into(),
+            id: "authorize".into()
+        })
+    );
+}
+
+/// A step played a slice of time at a time (as the page plays it) lands on the
+/// very lab running it at once does, whatever the slices.
+#[test]
+fn a_step_played_in_slices_lands_where_running_it_at_once_does() {
+    let scripts = content(Lang::En).scripts;
+    for (i, scenario) in scripts.scenarios.iter().enumerate() {
+        for n in 1..scenario.steps.len() {
+            let step = &scenario.steps[n];
+            let at_once = Tour::open(&scripts, i, n).unwrap().lab;
+            let end = at_once.state().now();
+            for slice in [1, 37, 50, 999, u64::MAX] {
+                if slice == 1 && end > 20_000 {
+                    continue;
+                }
+                let mut lab = Tour::open(&scripts, i, n - 1).unwrap().lab;
+                let mut left = ops(step);
+                assert_eq!(
+                    has_time(step),
+                    left.iter().any(|op| !matches!(op, Op::Act(_)))
+                );
+                let mut slices = 0;
+                while !left.is_empty() {
+                    advance(&mut lab, &mut left, end, slice);
+                    slices += 1;
+                    assert!(
+                        slices < 100_000,
+                        "{} step {} never ends",
+                        scenario.id,
+                        n + 1
+                    );
+                }
+                assert_eq!(
+                    fingerprint(&lab),
+                    fingerprint(&at_once),
+                    "{} step {} in slices of {slice} ms",
+                    scenario.id,
+                    n + 1
+                );
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ mod store_view;
 mod timeline_view;
 mod walk;
 mod walk_keys;
+mod walk_play;
 mod walk_view;
 mod world_view;
 

@@ -279,6 +279,15 @@ pub fn remember_shortcuts(on: bool) {
     }
 }
 
+/// Whether the person asked for less motion: then steps land at once.
+pub fn reduced_motion() -> bool {
+    window()
+        .match_media("(prefers-reduced-motion: reduce)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
 /// Presenter mode: larger type, no page chrome (see `style/main.css`).
 pub fn mark_presenter(on: bool) {
     if let Some(root) = document().document_element() {

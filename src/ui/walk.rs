@@ -4,7 +4,7 @@
 //! (`Controller::lab`): while the walkthrough is open it holds the script's lab,
 //! and the person's sandbox waits aside, untouched and unsaved over.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
@@ -14,7 +14,7 @@ use leptos::task::spawn_local;
 use crate::i18n::Lang;
 use crate::lab::{FieldError, Lab};
 use crate::sim::AttemptId;
-use crate::walkthrough::{answer, judge, met, run_step, Content, Progress, Tour};
+use crate::walkthrough::{answer, has_time, judge, met, run_step, Content, Op, Progress, Tour};
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
 use super::page_env;
@@ -66,6 +66,13 @@ pub struct Walk {
     speed_before: StoredValue<Speed>,
     files: StoredValue<HashMap<&'static str, Rc<String>>, LocalStorage>,
     contents: StoredValue<HashMap<&'static str, Rc<Content>>, LocalStorage>,
+    /// A step's time is being played (see `walk_play`).
+    pub animating: RwSignal<bool>,
+    pub(super) anim_run: StoredValue<u64>,
+    pub(super) queue: StoredValue<VecDeque<Op>>,
+    pub(super) end: StoredValue<crate::sim::Millis>,
+    /// The lab as the step being played will leave it: what the narration states.
+    target: StoredValue<Option<Lab>, LocalStorage>,
     /// Counts autoplay runs: a run that is no longer the newest stops.
     play_run: StoredValue<u64>,
     /// A deep link waiting for the files, as written.
@@ -97,6 +104,11 @@ impl Walk {
             speed_before: StoredValue::new(Speed::Normal),
             files: StoredValue::new_local(HashMap::new()),
             contents: StoredValue::new_local(HashMap::new()),
+            animating: RwSignal::new(false),
+            anim_run: StoredValue::new(0),
+            queue: StoredValue::new(VecDeque::new()),
+            end: StoredValue::new(0),
+            target: StoredValue::new_local(None),
             play_run: StoredValue::new(0),
             pending: StoredValue::new(None),
             persist: StoredValue::new(false),
@@ -264,6 +276,7 @@ impl Walk {
         let Some(content) = self.content_untracked() else {
             return;
         };
+        self.stop_animation();
         let tour = match Tour::open(&content.scripts, scenario, step) {
             Ok(tour) => tour,
             Err(error) => {
@@ -342,16 +355,33 @@ impl Walk {
             return false;
         };
         let proof = self.given.get_untracked().and_then(|g| g.proof);
-        let result = self
-            .ctl
-            .lab
-            .try_update(|lab| run_step(lab, next))
-            .unwrap_or(Ok(()));
-        if let Err(error) = result {
-            self.fail(format!("{error:?}"));
-            return false;
+        // A step still playing lands on its end first.
+        self.finish();
+        if has_time(next) && !page_env::reduced_motion() {
+            // Its end, worked out ahead: the narration states it while time plays.
+            let target = match Tour::open(&content.scripts, scenario, step + 1) {
+                Ok(tour) => tour.lab,
+                Err(error) => {
+                    self.fail(error.to_string());
+                    return false;
+                }
+            };
+            let end = target.state().now();
+            self.target.set_value(Some(target));
+            self.landed(scenario, step + 1);
+            self.animate(next, end);
+        } else {
+            let result = self
+                .ctl
+                .lab
+                .try_update(|lab| run_step(lab, next))
+                .unwrap_or(Ok(()));
+            if let Err(error) = result {
+                self.fail(format!("{error:?}"));
+                return false;
+            }
+            self.landed(scenario, step + 1);
         }
-        self.landed(scenario, step + 1);
         // The answer's proof is on the timeline now: bring its row into view.
         if proof.is_some() {
             self.reveal.set(proof);
@@ -371,8 +401,20 @@ impl Walk {
         self.go(self.scenario.get_untracked(), 0);
     }
 
+    /// Renders `f` of the lab the narration speaks of: the step's end while
+    /// its time plays, else the lab on show.
+    pub fn with_narrated<R>(self, f: impl Fn(&Lab) -> R) -> R {
+        if self.animating.get() {
+            if let Some(r) = self.target.try_with_value(|t| t.as_ref().map(&f)).flatten() {
+                return r;
+            }
+        }
+        self.ctl.lab.with(f)
+    }
+
     /// Leaves the walkthrough: the person's own lab comes back as it was.
     pub fn close(self) {
+        self.stop_animation();
         self.playing.set(false);
         self.help.set(false);
         self.presenter.set(false);
@@ -388,6 +430,7 @@ impl Walk {
     /// "Try it yourself": the lab at this step becomes the sandbox; the person's
     /// earlier sandbox can be brought back from the notice.
     pub fn fork(self) {
+        self.finish();
         let Some(sandbox) = self.sandbox.try_update_value(Option::take).flatten() else {
             return;
         };
@@ -480,6 +523,16 @@ impl Walk {
                         return;
                     }
                     waited += 100;
+                }
+                // A step still playing its time is not cut short.
+                while self.animating.get_untracked() {
+                    TimeoutFuture::new(100).await;
+                    if self.playing.is_disposed()
+                        || !self.playing.get_untracked()
+                        || self.play_run.get_value() != run
+                    {
+                        return;
+                    }
                 }
                 if !self.open.get_untracked() || !self.next() {
                     self.playing.set(false);

@@ -65,6 +65,7 @@ pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoV
             (k, _) if k == backward => walk.step_back(),
             (" ", _) => walk.toggle_play(),
             (_, "KeyR") => walk.restart(),
+            (_, "KeyS") => walk.finish(),
             (_, "KeyP") => walk.presenter.update(|p| *p = !*p),
             ("?" | "؟", _) => walk.help.set(true),
             _ => return,

@@ -32,7 +32,12 @@ pub fn WalkPanel(walk: Walk) -> impl IntoView {
         Some(Load::Ready(_)) => view! { <WalkBody walk=walk /> }.into_any(),
     };
     view! {
-        <section class="panel walk" aria-labelledby="walk-title" data-testid="walkthrough">
+        <section
+            class="panel walk"
+            aria-labelledby="walk-title"
+            data-testid="walkthrough"
+            data-animating=move || walk.animating.get().to_string()
+        >
             <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
             {body}
         </section>
@@ -54,7 +59,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         let (_, text) = content.scenario(walk.scenario.get())?;
         let template = text.steps.get(walk.step.get())?.narration.clone();
         let lang = lang();
-        Some(ctl.lab.with(|lab| {
+        Some(walk.with_narrated(|lab| {
             render(&template, lab.state(), |n| lang.prose_number(n))
                 .unwrap_or_else(|e| format!("({e})"))
         }))
@@ -149,6 +154,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         <div class="walk-narration" aria-live="polite">
             <p data-testid="narration">{narration}</p>
         </div>
+        <CodeView walk=walk />
         <QuestionView walk=walk />
         {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
         <div class="walk-controls" role="group" aria-label=move || t().region>
@@ -161,6 +167,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
             </button>
             <button class="primary" on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
                 {move || t().next}
+            </button>
+            <button on:click=move |_| walk.finish() aria-disabled=move || (!walk.animating.get()).to_string()>
+                {move || t().skip}
             </button>
             <button on:click=move |_| walk.restart()>{move || t().restart}</button>
             <button
@@ -226,6 +235,37 @@ fn WalkBody(walk: Walk) -> impl IntoView {
             </label>
         </div>
         <KeysHelp walk=walk opener=keys_button />
+    }
+}
+
+/// The few lines of the lab's own Rust that decide this step, the deciding
+/// ones marked; code reads left to right in both languages.
+#[component]
+fn CodeView(walk: Walk) -> impl IntoView {
+    let t = move || walk.ctl.lang.get().walk();
+    move || {
+        let content = walk.content()?;
+        let script = content.scripts.scenarios.get(walk.scenario.get())?;
+        let id = script.steps.get(walk.step.get())?.code.clone()?;
+        let excerpt = content.scripts.code.get(&id)?.clone();
+        let lines = excerpt
+            .shown()
+            .into_iter()
+            .map(|(line, marked)| {
+                if marked {
+                    view! { <mark>{line}</mark> "\n" }.into_any()
+                } else {
+                    view! { {line} "\n" }.into_any()
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <details class="walk-code" data-testid="code">
+                <summary>{move || t().code} " · " <bdi dir="ltr">{excerpt.file.clone()}</bdi></summary>
+                // Focusable, so a keyboard can scroll a line wider than the panel.
+                <pre dir="ltr" lang="en" tabindex="0"><code>{lines}</code></pre>
+            </details>
+        })
     }
 }
 

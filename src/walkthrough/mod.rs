@@ -6,12 +6,14 @@
 
 mod fact;
 mod narration;
+mod play;
 mod progress;
 mod script;
 mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
+pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, MAX_PROGRESS_BYTES};
-pub use script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
+pub use script::{Answer, Check, Compare, Excerpt, Question, Scenario, Scripts, Step, Than};
 pub use tour::{answer, judge, met, run_step, Content, ContentError, Tour};

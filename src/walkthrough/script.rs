@@ -2,6 +2,8 @@
 //! article, the lab actions of each step, the question asked before the key step
 //! and the challenge at the end. No text: words live in the language files.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::lab::Action;
@@ -10,6 +12,42 @@ use crate::lab::Action;
 #[serde(deny_unknown_fields)]
 pub struct Scripts {
     pub scenarios: Vec<Scenario>,
+    /// The lab's own source lines a step can show, by id.
+    #[serde(default)]
+    pub code: BTreeMap<String, Excerpt>,
+}
+
+/// A few lines of the lab's own Rust, exactly as they stand in `file` (a test
+/// holds them to it), with the lines that decide the step marked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Excerpt {
+    pub file: String,
+    pub lines: Vec<String>,
+    /// Lines to highlight, from 1 within the excerpt.
+    pub highlight: Vec<usize>,
+}
+
+impl Excerpt {
+    /// The lines without the indentation they all share, each with whether it
+    /// is highlighted.
+    pub fn shown(&self) -> Vec<(String, bool)> {
+        let indent = self
+            .lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let text = l.get(indent..).unwrap_or("").to_string();
+                (text, self.highlight.contains(&(i + 1)))
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +76,9 @@ pub struct Step {
     /// Asked at this step; the next step reveals the answer.
     #[serde(default)]
     pub question: Option<Question>,
+    /// The lab's own code that decides this step (an id in `Scripts::code`).
+    #[serde(default)]
+    pub code: Option<String>,
 }
 
 /// A predict-then-reveal question. Its answer is a fact read from the world

@@ -56,6 +56,12 @@ pub enum ContentError {
         step: usize,
         piece: String,
     },
+    /// A step shows code the scripts do not have, or an excerpt marks a line
+    /// it does not have.
+    Code {
+        scenario: String,
+        id: String,
+    },
     /// A scenario must end with a challenge of at least one check.
     NoChallenge(String),
     /// A piece of text that is not narration holds a digit or a brace: only
@@ -115,6 +121,7 @@ impl std::fmt::Display for ContentError {
                 piece,
             } => write!(f, "{scenario} step {step}: `{piece}` has no use"),
             ContentError::NoChallenge(s) => write!(f, "{s} has no challenge"),
+            ContentError::Code { scenario, id } => write!(f, "{scenario}: no code excerpt `{id}`"),
             ContentError::HandWritten {
                 scenario,
                 step,
@@ -171,6 +178,18 @@ impl Content {
                 });
             }
             check_script(scenario)?;
+            for id in scenario.steps.iter().filter_map(|s| s.code.as_ref()) {
+                let fits =
+                    self.scripts.code.get(id).is_some_and(|e| {
+                        e.highlight.iter().all(|n| (1..=e.lines.len()).contains(n))
+                    });
+                if !fits {
+                    return Err(ContentError::Code {
+                        scenario: scenario.id.clone(),
+                        id: id.clone(),
+                    });
+                }
+            }
             let text = self
                 .text
                 .scenarios
