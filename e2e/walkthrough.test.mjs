@@ -337,3 +337,37 @@ test("a step's time plays at the pace, the narration already says where it ends,
     assert.equal(await page.getByTestId('clock').getAttribute('data-now'), '3100');
   });
 });
+
+test('progress is exported as a file and imported elsewhere; a file that is not progress is refused whole', async () => {
+  let exported;
+  await suite.withLab({ query: '?scenario=s7&step=1&lang=en' }, async (page) => {
+    await page.getByTestId('question').locator('[data-choice="timeout-applied"]').click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export progress' }).click();
+    const file = await download;
+    assert.equal(file.suggestedFilename(), 'idempotency-lab-progress.json');
+    exported = JSON.parse(await readFile(await file.path(), 'utf8'));
+    assert.equal(exported.format, 'idempotency-lab/progress');
+    assert.deepEqual(exported.scenarios.s7.answered, [1]);
+  });
+  // Another browser: a bad file changes nothing; the good one is added to what it has.
+  await suite.withLab({ query: '?scenario=s7&step=3&lang=en' }, async (page) => {
+    const input = page.getByTestId('import-progress');
+    await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"idempotency-lab/session"}') });
+    await page.getByTestId('notice').filter({ hasText: 'not a walkthrough progress file' }).waitFor();
+    const s99 = { ...exported, scenarios: { s99: { furthest: 1 } } };
+    await input.setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(s99)) });
+    await page.getByTestId('notice').filter({ hasText: 'does not have (s99)' }).waitFor();
+    assert.doesNotMatch(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓/);
+    await input.setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+    await page.getByTestId('notice').filter({ hasText: 'Progress imported' }).waitFor();
+    // Here the last step is reached, the question answered (imported): the challenge makes it done.
+    await page.getByRole('button', { name: 'Start the challenge' }).click();
+    await page.getByLabel('Lose acknowledgement', { exact: true }).check();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    assert.match(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓ done/);
+  });
+});

@@ -676,3 +676,136 @@ fn a_step_played_in_slices_lands_where_running_it_at_once_does() {
         }
     }
 }
+
+/// Errors say what is wrong in words a translator can act on.
+#[test]
+fn errors_name_the_piece_and_the_fact() {
+    let content = content(Lang::En);
+    let tour = Tour::open(&content.scripts, 0, 1).unwrap();
+    let fill = |t: &str| {
+        render(t, tour.lab.state(), number(Lang::En))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(fill("{luck}"), "unknown fact `luck`");
+    assert_eq!(
+        fill("{points:9}"),
+        "the world has no `points:9` at this step"
+    );
+    assert_eq!(
+        fill("Alice has 7"),
+        "the digit `7` is written by hand; use a fact"
+    );
+    assert_eq!(fill("{outcome:1}"), "`outcome:1` is not a number");
+    assert_eq!(fill("{x"), "a brace without its pair");
+    let e = edited(|f| {
+        f["scenarios"]["s4"]["steps"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("question");
+    })
+    .unwrap_err();
+    assert_eq!(e.to_string(), "s4 step 1: no question");
+    let e = edited(|f| f["scenarios"]["s2"]["hint"] = "Press 2".into()).unwrap_err();
+    assert_eq!(e.to_string(), "s2: a digit or brace in the hint");
+    let e = edited(|f| {
+        f["scenarios"]["s4"]["steps"].as_array_mut().unwrap().pop();
+    })
+    .unwrap_err();
+    assert_eq!(e.to_string(), "s4: 4 steps in the script, 3 in the text");
+}
+
+/// Every fact the files may name reads what the world holds at that step.
+#[test]
+fn every_fact_reads_the_world() {
+    let content = content(Lang::En);
+    // s1 after the retry: a timed-out grant, then its replayed retry.
+    let tour = Tour::open(&content.scripts, 0, 2).unwrap();
+    let state = tour.lab.state();
+    let read = |name: &str| Fact::parse(name).unwrap().read(state, name).unwrap();
+    assert_eq!(read("row-balance:1"), Value::Number(100));
+    assert_eq!(read("receipt-balance:last"), Value::Number(100));
+    assert_eq!(
+        read("truth:1"),
+        Value::Code("applied-before-timeout".into())
+    );
+    assert_eq!(read("regrant-cause:1"), Value::Code("none".into()));
+    assert_eq!(read("row-naive-balance:last"), Value::Number(200));
+    assert_eq!(read("naive-balance:alice"), Value::Number(200));
+    assert_eq!(read("queued"), Value::Number(0));
+    assert_eq!(read("waiting-for-room"), Value::Number(0));
+    assert_eq!(read("queue-capacity"), Value::Number(16));
+    assert_eq!(read("caller-timeout"), Value::Number(3000));
+    assert_eq!(read("processing-time"), Value::Number(100));
+    assert_eq!(read("retention-hours"), Value::Number(24));
+    assert_eq!(read("emails"), Value::Number(0));
+    assert!(matches!(
+        Fact::parse("receipt-balance:1").unwrap().read(state, "r"),
+        Err(FactError::Missing(_))
+    ));
+    // s11 at its end: an email through the outbox, and a receipt that expired.
+    let tour = Tour::open(&content.scripts, 10, 4).unwrap();
+    let state = tour.lab.state();
+    let read = |name: &str| Fact::parse(name).unwrap().read(state, name).unwrap();
+    assert_eq!(read("emails"), Value::Number(1));
+    assert_eq!(
+        read("regrant-cause:2"),
+        Value::Code("receipt-expired".into())
+    );
+    assert_eq!(read("store"), Value::Code("one-transaction".into()));
+    // s9 at its end: the separate read.
+    let tour = Tour::open(&content.scripts, 8, 3).unwrap();
+    let read_balance = Fact::parse("read-balance").unwrap();
+    assert_eq!(
+        read_balance.read(tour.lab.state(), "r"),
+        Ok(Value::Number(125))
+    );
+}
+
+/// A slice moves the clock by exactly its length, across the step's waits.
+#[test]
+fn a_slice_moves_the_clock_by_exactly_its_length() {
+    let step: idempotency_lab::walkthrough::Step = serde_json::from_value(serde_json::json!({
+        "actions": [{ "wait": { "ms": 100 } }, { "wait": { "ms": 100 } }]
+    }))
+    .unwrap();
+    let mut lab = Lab::new();
+    let mut left = ops(&step);
+    advance(&mut lab, &mut left, 200, 30);
+    assert_eq!(lab.state().now(), 30);
+    advance(&mut lab, &mut left, 200, 150);
+    assert_eq!(lab.state().now(), 180);
+    assert_eq!(left.len(), 1);
+    advance(&mut lab, &mut left, 200, 1_000);
+    assert_eq!(lab.state().now(), 200);
+    assert!(left.is_empty());
+}
+
+/// The excerpt is shown with the indentation all its lines share taken off,
+/// and nothing else.
+#[test]
+fn an_excerpt_loses_only_its_shared_indentation() {
+    let scripts = content(Lang::En).scripts;
+    for excerpt in scripts.code.values() {
+        for ((shown, _), line) in excerpt.shown().iter().zip(&excerpt.lines) {
+            assert_eq!(shown.trim(), line.trim());
+            assert!(line.ends_with(shown.as_str()));
+        }
+    }
+    let store = scripts.code["store-lookup"].shown();
+    assert!(store[0].0.starts_with("pub fn apply_detailed"));
+    assert!(store[1].0.starts_with("    validate(grant)?;"));
+}
+
+#[test]
+fn content_finds_a_scenario_by_place_and_by_id() {
+    let content = content(Lang::En);
+    let (script, text) = content.scenario(3).unwrap();
+    assert_eq!(
+        (script.id.as_str(), text.title.as_str()),
+        ("s4", "One key per operation")
+    );
+    assert!(content.scenario(11).is_none());
+    assert_eq!(content.find("s11"), Some(10));
+    assert_eq!(content.find("s12"), None);
+}

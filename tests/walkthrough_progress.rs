@@ -154,3 +154,14 @@ fn a_kept_record_keeps_what_still_fits() {
         Progress::default()
     );
 }
+
+/// A real progress file, however padded, is read up to the size limit itself.
+#[test]
+fn a_progress_file_is_read_up_to_the_limit() {
+    let scripts = scripts();
+    let json = s1_done().to_json();
+    let padded = format!("{json}{}", " ".repeat(MAX_PROGRESS_BYTES - json.len()));
+    assert_eq!(padded.len(), MAX_PROGRESS_BYTES);
+    assert_eq!(Progress::from_json(&padded, &scripts), Ok(s1_done()));
+    assert_eq!(MAX_PROGRESS_BYTES, 65_536);
+}
