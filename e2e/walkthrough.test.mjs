@@ -128,6 +128,8 @@ test('a question answered wrong, then right, in any digits; a choice; feedback p
     await page.getByRole('button', { name: 'Show the row that proves it' }).click();
     await waitForStep(page, 3, 4);
     assert.equal(await lastRow(page).getAttribute('data-outcome'), 'rejected');
+    // Once the step has played, the proving row has the focus (and is in view).
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline-row"]')?.dataset.outcome === 'rejected');
   });
   await suite.withLab({ query: '?scenario=s7&step=1&lang=fa' }, async (page) => {
     await waitForStep(page, 1, 3);
@@ -268,6 +270,9 @@ test('keys: ? lists them, Space plays and stops at a question, and single-key sh
     const help = page.getByTestId('keys-help');
     await help.waitFor();
     assert.match(await help.innerText(), /Next step/);
+    // The arrows inside the list do not step: the list is open.
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 1, 4);
     await page.keyboard.press('Escape');
     assert.equal(await help.count(), 0);
     // Fast pace, then Space: it plays step 2, which asks a question, and stops there.
@@ -369,5 +374,37 @@ test('progress is exported as a file and imported elsewhere; a file that is not 
     await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
     await page.getByRole('button', { name: 'Walkthrough' }).click();
     assert.match(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓ done/);
+  });
+});
+
+test('embedded, "Open the full lab" opens the walkthrough at the same step, not a copy of its lab', async () => {
+  await suite.withLab({ query: '?embed=1&scenario=s3&step=1&lang=en' }, async (page) => {
+    await waitForStep(page, 1, 3);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await waitForStep(page, 2, 3);
+    const href = await page.getByRole('link', { name: /Open the full lab/ }).getAttribute('href');
+    const url = new URL(href);
+    assert.equal(url.searchParams.get('scenario'), 's3');
+    assert.equal(url.searchParams.get('step'), '2');
+    assert.equal(url.searchParams.get('embed'), null);
+    assert.equal(url.hash, '');
+  });
+});
+
+test("the lab's own code behind a step: marked lines, scrolled by the arrows, kept open from step to step", async () => {
+  await suite.withLab({ query: '?scenario=s6&step=3&lang=en', viewport: { width: 600, height: 800 } }, async (page) => {
+    await waitForStep(page, 3, 5);
+    const code = page.getByTestId('code');
+    await code.locator('summary').click();
+    assert.equal(await code.getAttribute('open'), '');
+    assert.match(await code.locator('mark').first().innerText(), /self\.lock\(\)/);
+    assert.ok((await code.locator('mark').count()) >= 3);
+    await code.locator('pre').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(200);
+    await waitForStep(page, 3, 5);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await waitForStep(page, 4, 5);
+    assert.equal(await page.getByTestId('code').getAttribute('open'), '', 'the same excerpt stays open');
   });
 });

@@ -267,7 +267,7 @@ pub fn App(
                 {(!embed).then(|| view! { <p class="tagline">{move || texts().tagline}</p> })}
             </div>
             <div class="top-actions">
-                {embed.then(|| view! { <OpenFullLab ctl=ctl /> })}
+                {embed.then(|| view! { <OpenFullLab ctl=ctl walk=walk /> })}
                 {move || {
                     (!walk.open.get())
                         .then(|| {
@@ -323,10 +323,16 @@ pub fn App(
     }
 }
 
-/// In an iframe: a way out to the full page, carrying the current state along.
+/// In an iframe: a way out to the full page, carrying the current state along:
+/// the lab's, or the walkthrough's place in it (the address says which step).
 #[component]
-fn OpenFullLab(ctl: Controller) -> impl IntoView {
+fn OpenFullLab(ctl: Controller, walk: Walk) -> impl IntoView {
     let href = move || {
+        if walk.open.get() {
+            // Read again when the step changes: the address follows it.
+            let _ = (walk.scenario.get(), walk.step.get());
+            return page_env::full_page().unwrap_or_default();
+        }
         let token = ctl.lab.with(|lab| to_link_token(lab.history()));
         page_env::permalink(&token).unwrap_or_default()
     };

@@ -72,8 +72,8 @@ pub fn link_token() -> Option<String> {
     hash.strip_prefix(STATE_PREFIX).map(str::to_owned)
 }
 
-/// The address of this page with `token` as its session, and without `embed`.
-pub fn permalink(token: &str) -> Option<String> {
+/// The address of this page as it is, without `embed` and without a session.
+pub fn full_page() -> Option<String> {
     let location = window().location();
     let (origin, path, search) = (
         location.origin().ok()?,
@@ -83,12 +83,16 @@ pub fn permalink(token: &str) -> Option<String> {
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.delete("embed");
     let query = String::from(params.to_string());
-    let query = if query.is_empty() {
-        String::new()
+    Some(if query.is_empty() {
+        format!("{origin}{path}")
     } else {
-        format!("?{query}")
-    };
-    Some(format!("{origin}{path}{query}{STATE_PREFIX}{token}"))
+        format!("{origin}{path}?{query}")
+    })
+}
+
+/// The address of this page with `token` as its session, and without `embed`.
+pub fn permalink(token: &str) -> Option<String> {
+    Some(format!("{}{STATE_PREFIX}{token}", full_page()?))
 }
 
 /// Drops `#state=…` from the address, so a reload shows the saved session instead.

@@ -73,6 +73,8 @@ pub struct Walk {
     pub(super) end: StoredValue<crate::sim::Millis>,
     /// The lab as the step being played will leave it: what the narration states.
     target: StoredValue<Option<Lab>, LocalStorage>,
+    /// The row that proves an answer, to bring into view once the step has played.
+    proof: StoredValue<Option<AttemptId>>,
     /// Counts autoplay runs: a run that is no longer the newest stops.
     play_run: StoredValue<u64>,
     /// A deep link waiting for the files, as written.
@@ -109,6 +111,7 @@ impl Walk {
             queue: StoredValue::new(VecDeque::new()),
             end: StoredValue::new(0),
             target: StoredValue::new_local(None),
+            proof: StoredValue::new(None),
             play_run: StoredValue::new(0),
             pending: StoredValue::new(None),
             persist: StoredValue::new(false),
@@ -326,7 +329,7 @@ impl Walk {
         }
     }
 
-    fn fail(self, message: String) {
+    pub(super) fn fail(self, message: String) {
         self.playing.set(false);
         self.ctl
             .notice
@@ -370,6 +373,8 @@ impl Walk {
             self.target.set_value(Some(target));
             self.landed(scenario, step + 1);
             self.animate(next, end);
+            // Its proof is on the timeline once the step has played.
+            self.proof.set_value(proof);
         } else {
             let result = self
                 .ctl
@@ -381,12 +386,20 @@ impl Walk {
                 return false;
             }
             self.landed(scenario, step + 1);
-        }
-        // The answer's proof is on the timeline now: bring its row into view.
-        if proof.is_some() {
-            self.reveal.set(proof);
+            // The answer's proof is on the timeline now: bring its row into view.
+            if proof.is_some() {
+                self.reveal.set(proof);
+            }
         }
         true
+    }
+
+    pub(super) fn take_proof(self) -> Option<AttemptId> {
+        self.proof.try_update_value(Option::take).flatten()
+    }
+
+    pub(super) fn take_target(self) -> Option<Lab> {
+        self.target.try_update_value(Option::take).flatten()
     }
 
     pub fn back(self) {
@@ -511,28 +524,28 @@ impl Walk {
         self.play_run.update_value(|r| *r += 1);
         let run = self.play_run.get_value();
         spawn_local(async move {
+            let stopped = move || {
+                self.playing.is_disposed()
+                    || !self.playing.get_untracked()
+                    || self.play_run.get_value() != run
+            };
             loop {
+                // A step still playing its time is not cut short; then the pace
+                // leaves its end on show a while.
+                while self.animating.get_untracked() {
+                    TimeoutFuture::new(100).await;
+                    if stopped() {
+                        return;
+                    }
+                }
                 let wait = PACE_MS[self.pace.get_untracked().min(2)];
                 let mut waited = 0;
                 while waited < wait {
                     TimeoutFuture::new(100).await;
-                    if self.playing.is_disposed()
-                        || !self.playing.get_untracked()
-                        || self.play_run.get_value() != run
-                    {
+                    if stopped() {
                         return;
                     }
                     waited += 100;
-                }
-                // A step still playing its time is not cut short.
-                while self.animating.get_untracked() {
-                    TimeoutFuture::new(100).await;
-                    if self.playing.is_disposed()
-                        || !self.playing.get_untracked()
-                        || self.play_run.get_value() != run
-                    {
-                        return;
-                    }
                 }
                 if !self.open.get_untracked() || !self.next() {
                     self.playing.set(false);

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use super::walk::Walk;
 
 /// Whether a key press belongs to the element it happened in: typing in a
-/// field, choosing in a select, or Space on a button.
+/// field, choosing in a select, Space on a button, scrolling a code block.
 fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(target) = ev
         .target()
@@ -15,6 +15,10 @@ fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
     else {
         return false;
     };
+    // A code block scrolls with the arrows, and a line wider than it needs them.
+    if target.closest("pre").ok().flatten().is_some() {
+        return true;
+    }
     let tag = target.tag_name().to_ascii_lowercase();
     match tag.as_str() {
         "input" | "textarea" | "select" => true,

@@ -53,16 +53,35 @@ impl Walk {
             .queue
             .try_update_value(std::mem::take)
             .unwrap_or_default();
-        self.ctl
+        let result = self
+            .ctl
             .lab
-            .update(|lab| advance(lab, &mut ops, end, budget));
+            .try_update(|lab| advance(lab, &mut ops, end, budget))
+            .unwrap_or(Ok(()));
         let done = ops.is_empty();
         self.queue.set_value(ops);
-        if done {
-            self.anim_run.update_value(|r| *r += 1);
-            self.animating.set(false);
+        if !done {
+            return false;
         }
-        done
+        self.anim_run.update_value(|r| *r += 1);
+        let target = self.take_target();
+        if let Err(error) = result {
+            // Not expected (the script is checked ahead), but never a half-played
+            // step: the lab lands where the narration says, and the refusal shows.
+            if let Some(target) = target {
+                self.ctl.show(target);
+            }
+            self.take_proof();
+            self.animating.set(false);
+            self.fail(format!("{error:?}"));
+            return true;
+        }
+        self.animating.set(false);
+        // The answer's proof is on the timeline now: bring its row into view.
+        if let Some(proof) = self.take_proof() {
+            self.reveal.set(Some(proof));
+        }
+        true
     }
 
     /// Lands the step being played on its end at once.
@@ -75,6 +94,7 @@ impl Walk {
     /// Drops what is left of a step being played (the lab is about to be
     /// replaced).
     pub(super) fn stop_animation(self) {
+        self.take_proof();
         self.anim_run.update_value(|r| *r += 1);
         self.queue.set_value(VecDeque::new());
         self.animating.set(false);

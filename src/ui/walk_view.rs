@@ -243,24 +243,41 @@ fn WalkBody(walk: Walk) -> impl IntoView {
 #[component]
 fn CodeView(walk: Walk) -> impl IntoView {
     let t = move || walk.ctl.lang.get().walk();
-    move || {
+    // Rebuilt only when the excerpt changes, and kept open from step to step.
+    let id = Memo::new(move |_| {
         let content = walk.content()?;
         let script = content.scripts.scenarios.get(walk.scenario.get())?;
-        let id = script.steps.get(walk.step.get())?.code.clone()?;
-        let excerpt = content.scripts.code.get(&id)?.clone();
+        script.steps.get(walk.step.get())?.code.clone()
+    });
+    let open = RwSignal::new(false);
+    move || {
+        let id = id.get()?;
+        let excerpt = walk.content()?.scripts.code.get(&id)?.clone();
         let lines = excerpt
             .shown()
             .into_iter()
             .map(|(line, marked)| {
                 if marked {
-                    view! { <mark>{line}</mark> "\n" }.into_any()
+                    view! {
+                        <mark>{line}<span class="visually-hidden">" " {move || t().deciding}</span></mark>
+                        "\n"
+                    }
+                    .into_any()
                 } else {
                     view! { {line} "\n" }.into_any()
                 }
             })
             .collect_view();
         Some(view! {
-            <details class="walk-code" data-testid="code">
+            <details
+                class="walk-code"
+                data-testid="code"
+                prop:open=move || open.get()
+                on:toggle=move |ev| {
+                    let details: web_sys::HtmlDetailsElement = event_target(&ev);
+                    open.set(details.open());
+                }
+            >
                 <summary>{move || t().code} " · " <bdi dir="ltr">{excerpt.file.clone()}</bdi></summary>
                 // Focusable, so a keyboard can scroll a line wider than the panel.
                 <pre dir="ltr" lang="en" tabindex="0"><code>{lines}</code></pre>
@@ -387,11 +404,7 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
                         {(correct && proof.is_some())
                             .then(|| {
                                 view! {
-                                    <button on:click=move |_| {
-                                        if walk.next() {
-                                            walk.reveal.set(proof);
-                                        }
-                                    }>{t().proof}</button>
+                                    <button on:click=move |_| walk.step_forward()>{t().proof}</button>
                                 }
                             })}
                     </div>

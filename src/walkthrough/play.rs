@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use super::script::Step;
-use crate::lab::{Action, Lab, MAX_WAIT_MS};
+use crate::lab::{Action, Lab, LabError, MAX_WAIT_MS};
 use crate::sim::Millis;
 
 /// What is left of a step being played.
@@ -46,14 +46,21 @@ pub fn has_time(step: &Step) -> bool {
 }
 
 /// Carries out `ops` on `lab` for at most `budget` ms of virtual time; the step
-/// ends at virtual time `end`. Actions due on the way happen in order.
-pub fn advance(lab: &mut Lab, ops: &mut VecDeque<Op>, end: Millis, mut budget: Millis) {
+/// ends at virtual time `end`. Actions due on the way happen in order. Should
+/// the lab refuse anything (the script's actions are checked ahead, so it does
+/// not), nothing more is played and the refusal is returned.
+pub fn advance(
+    lab: &mut Lab,
+    ops: &mut VecDeque<Op>,
+    end: Millis,
+    mut budget: Millis,
+) -> Result<(), LabError> {
     while let Some(op) = ops.front_mut() {
         let left = match op {
             Op::Act(action) => {
-                // Checked ahead: the script's actions are ones the lab accepts.
-                let _ = lab.dispatch(action.clone());
+                let action = action.clone();
                 ops.pop_front();
+                lab.dispatch(action).inspect_err(|_| ops.clear())?;
                 continue;
             }
             Op::Time(left) => *left,
@@ -64,13 +71,15 @@ pub fn advance(lab: &mut Lab, ops: &mut VecDeque<Op>, end: Millis, mut budget: M
             continue;
         }
         if budget == 0 {
-            return;
+            return Ok(());
         }
         let ms = left.min(budget).min(MAX_WAIT_MS);
-        let _ = lab.dispatch(Action::Wait { ms });
-        budget -= ms;
         if let Op::Time(left) = op {
             *left -= ms;
         }
+        budget -= ms;
+        lab.dispatch(Action::Wait { ms })
+            .inspect_err(|_| ops.clear())?;
     }
+    Ok(())
 }
