@@ -1,6 +1,7 @@
 // Shared by the end-to-end tests: serve the release build under a sub-path, as a
 // documentation site would, and drive it in the system Chromium.
 import { createServer } from 'node:http';
+import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { readFile, stat, mkdir } from 'node:fs/promises';
 import { before, after } from 'node:test';
 import { extname, join, normalize, dirname } from 'node:path';
@@ -15,6 +16,9 @@ export const ARTIFACTS = process.env.LAB_ARTIFACTS ?? join(ROOT, 'e2e', 'artifac
 /** The lab is served from here, never from "/", to prove it works on any sub-path. */
 export const PREFIX = '/docs/idempotency/';
 
+/** Brotli at its best quality, as a host precompressing its files would serve. */
+export const brotli = (body) => brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -24,31 +28,51 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** A static file server on an ephemeral loopback port, serving `root` under `prefix`. */
-export async function serveDist(root = DIST, prefix = PREFIX) {
+/**
+ * A static file server on an ephemeral loopback port, serving `root` under `prefix`.
+ * With `compress`, as real static hosts do: brotli where the browser accepts it, else
+ * gzip (each file compressed once, at the best level).
+ */
+export async function serveDist(root = DIST, prefix = PREFIX, { compress = false } = {}) {
+  const server = await serveSites([{ root, prefix }], { compress });
+  return { ...server, url: `${server.origin}${prefix}` };
+}
+
+/** One server for several sites, each `{ root, prefix }`; options as `serveDist`. */
+export async function serveSites(sites, { compress = false } = {}) {
+  const packed = new Map();
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (!path.startsWith(prefix)) {
+    const site = sites.find(({ prefix }) => path.startsWith(prefix));
+    if (!site) {
       res.writeHead(404).end('outside the lab');
       return;
     }
-    let file = normalize(join(root, path.slice(prefix.length)));
-    if (!file.startsWith(root)) {
+    let file = normalize(join(site.root, path.slice(site.prefix.length)));
+    if (!file.startsWith(site.root)) {
       res.writeHead(403).end();
       return;
     }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      const encoding = !compress ? null : /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+      if (!encoding) {
+        res.writeHead(200, headers).end(body);
+        return;
+      }
+      const key = `${encoding} ${file}`;
+      if (!packed.has(key)) packed.set(key, encoding === 'br' ? brotli(body) : gzipSync(body, { level: 9 }));
+      res.writeHead(200, { ...headers, 'content-encoding': encoding, vary: 'accept-encoding' }).end(packed.get(key));
     } catch {
       res.writeHead(404).end('not found');
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${prefix}`, close: () => server.close() };
+  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
 export async function launchBrowser() {

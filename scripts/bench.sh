@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the lab and a minimal Leptos counter (release, wasm-opt), then prints the
-# performance figures: download size, start-up beside the counter, engine
-# throughput in Wasm beside native, and the stress run. Figures, not pass/fail.
+# performance figures: download size (gzip and brotli), Lighthouse's mobile figures,
+# start-up beside the counter, engine throughput in Wasm beside native, and the
+# stress run over ten runs. Figures, not pass/fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -15,5 +16,11 @@ echo "== building the lab with the engine benchmark exports (release, kept apart
 trunk build --release --locked --features bench-exports --dist target/bench-dist >/dev/null
 echo "== building the counter baseline (release)"
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/counter" trunk build --release --locked >/dev/null)
+# Lighthouse (pinned in bench/lighthouse/package-lock.json) only here, not in the test run.
+if [ ! -x bench/lighthouse/node_modules/.bin/lighthouse ]; then
+  echo "== installing Lighthouse for the benchmark"
+  npm ci --prefix bench/lighthouse --no-audit --no-fund >/dev/null
+fi
+export CHROME_PATH="${CHROME_PATH:-$CHROMIUM}"
 echo "== measuring"
 node bench/run.mjs
