@@ -41,14 +41,9 @@ async function once(url) {
   }
 }
 
-/** `runs` runs of `url`: every run's figures, and the median of each figure. */
+/** `runs` runs of `url`, each run's figures. */
 export async function lighthouseRuns(url, runs) {
   const all = [];
   for (let i = 0; i < runs; i++) all.push(await once(url));
-  const median = {};
-  for (const key of Object.keys(all[0])) {
-    const s = all.map((r) => r[key]).sort((a, b) => a - b);
-    median[key] = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-  return { runs: all, median };
+  return all;
 }

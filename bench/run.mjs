@@ -171,7 +171,8 @@ try {
     console.log('  page        perf  a11y      FCP      LCP      TBT    CLS     bytes');
     results.lighthouse = {};
     for (const [name, prefix] of [['lab', '/docs/idempotency/'], ['counter', '/counter/']]) {
-      const { runs, median: m } = await lighthouseRuns(`${sites.origin}${prefix}`, LIGHTHOUSE_RUNS);
+      const runs = await lighthouseRuns(`${sites.origin}${prefix}`, LIGHTHOUSE_RUNS);
+      const m = Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((r) => r[key]))]));
       console.log(
         `  ${name.padEnd(10)} ${String(m.performance).padStart(5)} ${String(m.accessibility).padStart(5)} ${ms(m.fcpMs)} ${ms(m.lcpMs)} ${ms(m.tbtMs)} ${m.cls.toFixed(3).padStart(6)} ${kb(m.bytes).padStart(9)}`,
       );

@@ -36,6 +36,12 @@ pub fn apply_lang(lang: Lang) {
 
 /// Keeps `?lang=` in the address (without reloading) so a shared link keeps the language.
 pub fn remember_lang_in_url(lang: Lang) {
+    edit_query(|params| params.set("lang", lang.tag()));
+}
+
+/// Rewrites the address's query with `edit`, without reloading; the path and
+/// the hash stay as they are.
+fn edit_query(edit: impl FnOnce(&web_sys::UrlSearchParams)) {
     let location = window().location();
     let (Ok(search), Ok(path), Ok(hash)) =
         (location.search(), location.pathname(), location.hash())
@@ -45,10 +51,19 @@ pub fn remember_lang_in_url(lang: Lang) {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return;
     };
-    params.set("lang", lang.tag());
-    let url = format!("{path}?{}{hash}", String::from(params.to_string()));
+    edit(&params);
+    let query = String::from(params.to_string());
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
     if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        let _ = history.replace_state_with_url(
+            &JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}{hash}")),
+        );
     }
 }
 
@@ -159,6 +174,16 @@ pub fn on_other_tab_save(saved_elsewhere: impl Fn() + 'static) -> impl FnOnce() 
     move || handle.remove()
 }
 
+/// The file just chosen in a file input, if any. The input is emptied, so the
+/// same file can be chosen again after a fix.
+pub fn take_chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let input: web_sys::HtmlInputElement = ev.target()?.unchecked_into();
+    let file = input.files().and_then(|files| files.get(0));
+    input.set_value("");
+    file
+}
+
 /// Offers `text` as a file download, made in the page (no server involved).
 pub fn download(file_name: &str, text: &str) {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
@@ -198,16 +223,7 @@ pub fn walk_link() -> Option<(String, Option<String>)> {
 /// Keeps the walkthrough's place in the address (without reloading), so a
 /// reload or a copied address opens the same step; `None` takes it out.
 pub fn remember_walk_in_url(place: Option<(&str, usize)>) {
-    let location = window().location();
-    let (Ok(search), Ok(path), Ok(hash)) =
-        (location.search(), location.pathname(), location.hash())
-    else {
-        return;
-    };
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return;
-    };
-    match place {
+    edit_query(|params| match place {
         Some((id, step)) => {
             params.set("scenario", id);
             params.set("step", &step.to_string());
@@ -216,20 +232,7 @@ pub fn remember_walk_in_url(place: Option<(&str, usize)>) {
             params.delete("scenario");
             params.delete("step");
         }
-    }
-    let query = String::from(params.to_string());
-    let query = if query.is_empty() {
-        String::new()
-    } else {
-        format!("?{query}")
-    };
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(
-            &JsValue::NULL,
-            "",
-            Some(&format!("{path}{query}{hash}")),
-        );
-    }
+    });
 }
 
 /// Fetches a file shipped beside the page (a relative address, so it works

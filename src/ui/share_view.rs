@@ -1,7 +1,6 @@
 //! Share and keep a session: a permalink, and export/import as a JSON file.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::lab::{from_json, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES};
@@ -52,12 +51,9 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
         page_env::download(EXPORT_FILE_NAME, &json);
     };
     let import = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = ev.target().unwrap().unchecked_into();
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+        let Some(file) = page_env::take_chosen_file(&ev) else {
             return;
         };
-        // Let the same file be chosen again after a fix.
-        input.set_value("");
         leptos::task::spawn_local(async move {
             match read_session(&file).await {
                 Ok(lab) => {

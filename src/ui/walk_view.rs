@@ -3,7 +3,6 @@
 //! sandbox, the challenge the lab is checking.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::walkthrough::{render, Answer, Progress, MAX_PROGRESS_BYTES};
 
@@ -102,11 +101,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         page_env::download(PROGRESS_FILE_NAME, &json);
     };
     let import = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = ev.target().unwrap().unchecked_into();
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+        let Some(file) = page_env::take_chosen_file(&ev) else {
             return;
         };
-        input.set_value("");
         leptos::task::spawn_local(async move {
             let Some(content) = walk.content() else {
                 return;
