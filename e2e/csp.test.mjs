@@ -84,10 +84,12 @@ test('the built page declares a strict CSP in a meta tag, before any script or s
     }
   }
 
-  // The hashes are exactly those of the inline scripts in the page: Trunk's loader, no more.
+  // The hashes are exactly those of the inline scripts in the page, no more: the one
+  // that picks the language before the first paint, and the Wasm loader.
   const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)].filter((m) => !/\bsrc\s*=/i.test(m[1]));
-  assert.equal(inline.length, 1, 'one inline script: the Wasm loader');
-  assert.match(inline[0][2], /import init/);
+  assert.equal(inline.length, 2, 'two inline scripts: the language and the Wasm loader');
+  assert.match(inline[0][2], /root\.lang = lang/);
+  assert.match(inline[1][2], /import init/);
   assert.deepEqual(scriptSrc.filter((s) => s.startsWith("'sha256-")), inline.map((m) => sha256(m[2])));
 });
 

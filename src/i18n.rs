@@ -19,22 +19,11 @@ pub enum Lang {
 impl Lang {
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Fa];
 
-    /// `?lang=` wins; otherwise the first browser language we have; else English.
-    pub fn choose(query: Option<&str>, browser_languages: &[String]) -> Lang {
-        query
-            .and_then(Lang::from_tag)
-            .or_else(|| browser_languages.iter().find_map(|tag| Lang::from_tag(tag)))
-            .unwrap_or(Lang::En)
-    }
-
-    /// Reads a language tag such as `fa`, `fa-IR` or `en-GB`.
+    /// The language whose tag (`en`, `fa`) this is: how the page reads the
+    /// choice index.html's boot script wrote on `<html lang>`, the one place
+    /// where the address and the browser's languages are weighed.
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        let primary = tag.split(['-', '_']).next()?.trim().to_ascii_lowercase();
-        match primary.as_str() {
-            "en" => Some(Lang::En),
-            "fa" | "per" | "fas" => Some(Lang::Fa),
-            _ => None,
-        }
+        Lang::ALL.into_iter().find(|lang| lang.tag() == tag)
     }
 
     pub fn tag(self) -> &'static str {

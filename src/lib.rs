@@ -2,6 +2,8 @@
 //! built on them, and (in the browser) the Leptos page that lets people drive it.
 
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod boot_frame;
 pub mod core;
 pub mod i18n;
 pub mod lab;

@@ -20,7 +20,9 @@ mod walk_play;
 mod walk_view;
 mod world_view;
 
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
 use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
@@ -43,29 +45,44 @@ use world_view::WorldView;
 /// The account the chart follows before anything was sent.
 const DEFAULT_ACCOUNT: &str = "account-7";
 
-/// Mounts the lab on the page's body.
+/// Panels are mounted after the header, a few per short task, in this many
+/// stages (see `App`'s `restore`).
+const PANELS: u8 = 9;
+
+/// Mounts the lab on the page's body, in place of index.html's first paint.
 pub fn start() {
     console_error_panic_hook::set_once();
-    let lang = page_env::initial_lang();
-    let embed = page_env::is_embed();
-    if embed {
-        page_env::mark_embed();
-    }
-    // Direction and language are right before the first paint and before `ready`.
-    page_env::apply_lang(lang);
-    leptos::mount::mount_to_body(move || view! { <App lang=lang embed=embed restore=true /> });
-    page_env::mark_ready();
+    // Not in the task that instantiated the Wasm: that one is long enough.
+    // (Leptos's own executor starts with the mount.)
+    wasm_bindgen_futures::spawn_local(async {
+        next_task().await;
+        // Chosen by index.html's boot script before the first paint.
+        let lang = page_env::initial_lang();
+        let embed = page_env::is_embed();
+        page_env::apply_lang(lang);
+        leptos::mount::mount_to_body(move || view! { <App lang=lang embed=embed restore=true /> });
+        // Same task: the app's header and steps stand where the frame's were,
+        // and the browser paints only the app's.
+        page_env::remove_boot_frame();
+    });
 }
 
-/// The session saved before the reload (or a new one), what to tell about it,
-/// and the permalink's session if the address has one: it replaces the saved one
-/// the way a link opened later does, so the saved one can be brought back. A
-/// link that cannot be opened is reported, never silently dropped.
-fn restore_session() -> (Lab, Option<Notice>, Option<Lab>) {
+/// Gives the browser its turn: between two stages of the start-up it can paint
+/// and answer input, so no start-up task runs long.
+async fn next_task() {
+    TimeoutFuture::new(0).await;
+}
+
+/// The session saved before the reload (none if nothing was saved or it could
+/// not be read), what to tell about it, and the permalink's session if the
+/// address has one: it replaces the saved one the way a link opened later does,
+/// so the saved one can be brought back. A link that cannot be opened is
+/// reported, never silently dropped.
+fn restore_session() -> (Option<Lab>, Option<Notice>, Option<Lab>) {
     let (saved, notice) = match page_env::load_saved().map(|json| from_json(&json)) {
-        None => (Lab::new(), None),
-        Some(Ok(lab)) => (lab, None),
-        Some(Err(error)) => (Lab::new(), Some(Notice::Saved(error))),
+        None => (None, None),
+        Some(Ok(lab)) => (Some(lab), None),
+        Some(Err(error)) => (None, Some(Notice::Saved(error))),
     };
     match open_link() {
         None => (saved, notice, None),
@@ -84,8 +101,10 @@ fn open_link() -> Option<Result<Lab, SessionError>> {
     Some(from_link_token(&token))
 }
 
-/// The lab page. `restore` reads the permalink or saved session and keeps the
-/// session across reloads; tests mount it without, on a clean slate.
+/// The lab page. `restore` makes it the page itself: it starts in short tasks
+/// (the header and steps first, then the saved session or permalink, then the
+/// panels one by one, then `data-ready`), and keeps the session across reloads.
+/// Tests mount it without, whole and at once, on a clean slate.
 #[component]
 pub fn App(
     lang: Lang,
@@ -99,13 +118,7 @@ pub fn App(
     #[prop(optional)]
     walkthrough: Option<crate::walkthrough::Content>,
 ) -> impl IntoView {
-    let (lab, notice, linked) = if restore {
-        restore_session()
-    } else {
-        (lab.unwrap_or_default(), None, None)
-    };
-    let ctl = Controller::new(lang, lab);
-    ctl.notice.set(notice);
+    let ctl = Controller::new(lang, lab.unwrap_or_default());
     // The promises panel and the walkthrough ask the timeline to bring an
     // attempt's row into view.
     let reveal = RwSignal::new(None::<crate::sim::AttemptId>);
@@ -114,70 +127,21 @@ pub fn App(
         walk.preload(lang, content);
         walk.start();
     }
-    // A link's session must be saved at once, even an empty one: the link has
-    // left the address.
-    let from_link = linked.is_some();
-    if let Some(lab) = linked {
-        ctl.load(lab, Replacement::Link);
-    }
+    // How many panels are mounted.
+    let stage = RwSignal::new(if restore { 0 } else { PANELS });
+    let mounted = move |panel: u8| move || stage.get() >= panel;
     if restore {
-        walk.persist();
-        // A deep link into the walkthrough (`?scenario=s3&step=2`).
-        if let Some((id, step)) = page_env::walk_link() {
-            walk.start_from_link(id, step);
-        }
-        ctl.pump();
-        let told_not_kept = StoredValue::new(false);
-        Effect::new(move |first_run: Option<()>| {
-            // The walkthrough's lab is the script's, not the person's: the
-            // person's own waits aside and is saved again when it comes back.
-            if walk.open.get() {
-                return;
+        let owner = Owner::current();
+        spawn_local(async move {
+            next_task().await;
+            let Some(owner) = owner else { return };
+            owner.with(|| restore_page(ctl, walk));
+            for next in 1..=PANELS {
+                next_task().await;
+                stage.set(next);
             }
-            let json = ctl.lab.with(|lab| {
-                // A new, empty lab has nothing worth writing: skipping it keeps the
-                // serializer off the start-up path, and keeps a saved session that
-                // could not be restored until the person changes something. A
-                // link's session is always written, even an empty one.
-                let nothing_yet =
-                    first_run.is_none() && !from_link && lab.history().actions.is_empty();
-                (!nothing_yet).then(|| to_compact_json(lab.history()))
-            });
-            // Said once per page, so later actions are not buried under the same
-            // warning; and never over another message (a broken link, say): the
-            // next refused save tells it instead.
-            if json.is_some_and(|json| !page_env::save(&json))
-                && !told_not_kept.get_value()
-                && ctl.notice.with_untracked(Option::is_none)
-            {
-                told_not_kept.set_value(true);
-                ctl.notice.set(Some(Notice::NotKept));
-            }
+            page_env::mark_ready();
         });
-        // A permalink pasted into this tab changes only the address's fragment, so
-        // the page does not reload: open its session here, as a fresh load would.
-        let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
-            // The link's lab goes to the sandbox: the walkthrough steps aside first.
-            Some(Ok(lab)) => {
-                if walk.open.get_untracked() {
-                    walk.close();
-                }
-                ctl.load(lab, Replacement::Link)
-            }
-            Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
-            None => {}
-        });
-        on_cleanup(move || listener.remove());
-        // Another tab saving under this lab's key: said once, since each tab keeps
-        // its own session on reload but a new tab opens whichever was saved last.
-        let told_other_tab = StoredValue::new(false);
-        let stop = page_env::on_other_tab_save(move || {
-            if !told_other_tab.get_value() && ctl.notice.with_untracked(Option::is_none) {
-                told_other_tab.set_value(true);
-                ctl.notice.set(Some(Notice::OtherTab));
-            }
-        });
-        on_cleanup(stop);
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
     // The walkthrough's words follow the page's language.
@@ -301,26 +265,104 @@ pub fn App(
                 // the walkthrough runs, the lab shows its script and these
                 // controls rest ("Try it yourself" hands them over); the promises,
                 // chart and timeline stay readable and browsable.
+                // Mounted stage by stage in the order a phone shows them
+                // (style/main.css), which keeps each column's order too: a
+                // panel arriving never pushes one already drawn.
                 <div class="column" inert=move || walk.open.get()>
-                    <RequestForm ctl=ctl />
-                    <WorldView ctl=ctl />
-                    <StorageView ctl=ctl />
-                    <CallersView ctl=ctl />
-                    <QueueView ctl=ctl />
-                    <ShareView ctl=ctl />
-                    <StoreView ctl=ctl />
+                    <Show when=mounted(1)><RequestForm ctl=ctl /></Show>
+                    <Show when=mounted(3)><WorldView ctl=ctl /></Show>
+                    <Show when=mounted(5)><StorageView ctl=ctl /></Show>
+                    <Show when=mounted(6)><CallersView ctl=ctl /></Show>
+                    <Show when=mounted(7)><QueueView ctl=ctl /></Show>
+                    <Show when=mounted(8)><ShareView ctl=ctl /></Show>
+                    <Show when=mounted(9)><StoreView ctl=ctl /></Show>
                 </div>
                 <div class="column wide">
                     // The promises first: seen on the first screen beside the
                     // buttons that break them, and named by the timeline's rows.
-                    <InvariantView ctl=ctl reveal=reveal />
-                    <ChartView ctl=ctl account=chart_account />
-                    <TimelineView ctl=ctl reveal=reveal />
+                    <Show when=mounted(2)><InvariantView ctl=ctl reveal=reveal /></Show>
+                    <Show when=mounted(4)><ChartView ctl=ctl account=chart_account /></Show>
+                    <Show when=mounted(4)><TimelineView ctl=ctl reveal=reveal /></Show>
                 </div>
             </div>
         </main>
         {notice}
     }
+}
+
+/// The page's own session, after the first paint: the one saved before the
+/// reload, or the permalink's; a walkthrough deep link; then it keeps the
+/// session saved and hears links pasted and other tabs' saves. Runs inside the
+/// `App`'s owner, so its effects and listeners end with the page.
+fn restore_page(ctl: Controller, walk: Walk) {
+    let (saved, notice, linked) = restore_session();
+    // The page started with a new lab: it stays when nothing was saved.
+    if let Some(saved) = saved {
+        ctl.show(saved);
+    }
+    ctl.notice.set(notice);
+    // A link's session must be saved at once, even an empty one: the link has
+    // left the address.
+    let from_link = linked.is_some();
+    if let Some(lab) = linked {
+        ctl.load(lab, Replacement::Link);
+    }
+    walk.persist();
+    // A deep link into the walkthrough (`?scenario=s3&step=2`).
+    if let Some((id, step)) = page_env::walk_link() {
+        walk.start_from_link(id, step);
+    }
+    ctl.pump();
+    let told_not_kept = StoredValue::new(false);
+    Effect::new(move |first_run: Option<()>| {
+        // The walkthrough's lab is the script's, not the person's: the
+        // person's own waits aside and is saved again when it comes back.
+        if walk.open.get() {
+            return;
+        }
+        let json = ctl.lab.with(|lab| {
+            // A new, empty lab has nothing worth writing: skipping it keeps the
+            // serializer off the start-up path, and keeps a saved session that
+            // could not be restored until the person changes something. A
+            // link's session is always written, even an empty one.
+            let nothing_yet = first_run.is_none() && !from_link && lab.history().actions.is_empty();
+            (!nothing_yet).then(|| to_compact_json(lab.history()))
+        });
+        // Said once per page, so later actions are not buried under the same
+        // warning; and never over another message (a broken link, say): the
+        // next refused save tells it instead.
+        if json.is_some_and(|json| !page_env::save(&json))
+            && !told_not_kept.get_value()
+            && ctl.notice.with_untracked(Option::is_none)
+        {
+            told_not_kept.set_value(true);
+            ctl.notice.set(Some(Notice::NotKept));
+        }
+    });
+    // A permalink pasted into this tab changes only the address's fragment, so
+    // the page does not reload: open its session here, as a fresh load would.
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
+        // The link's lab goes to the sandbox: the walkthrough steps aside first.
+        Some(Ok(lab)) => {
+            if walk.open.get_untracked() {
+                walk.close();
+            }
+            ctl.load(lab, Replacement::Link)
+        }
+        Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
+        None => {}
+    });
+    on_cleanup(move || listener.remove());
+    // Another tab saving under this lab's key: said once, since each tab keeps
+    // its own session on reload but a new tab opens whichever was saved last.
+    let told_other_tab = StoredValue::new(false);
+    let stop = page_env::on_other_tab_save(move || {
+        if !told_other_tab.get_value() && ctl.notice.with_untracked(Option::is_none) {
+            told_other_tab.set_value(true);
+            ctl.notice.set(Some(Notice::OtherTab));
+        }
+    });
+    on_cleanup(stop);
 }
 
 /// In an iframe: a way out to the full page, carrying the current state along:

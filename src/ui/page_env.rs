@@ -14,14 +14,12 @@ fn query_param(name: &str) -> Option<String> {
 
 /// `?lang=` first, then the browser's languages in the user's order, then English.
 pub fn initial_lang() -> Lang {
-    let navigator = window().navigator();
-    let mut browser: Vec<String> = navigator
-        .languages()
-        .iter()
-        .filter_map(|tag| tag.as_string())
-        .collect();
-    browser.extend(navigator.language());
-    Lang::choose(query_param("lang").as_deref(), &browser)
+    // index.html's boot script chose it (from `?lang=` or the browser's
+    // languages) before the first paint; the app keeps that choice.
+    document()
+        .document_element()
+        .and_then(|root| Lang::from_tag(&root.get_attribute("lang")?))
+        .unwrap_or(Lang::En)
 }
 
 /// Sets `lang` and `dir` on `<html>` and the title, so the whole page flips direction.
@@ -74,9 +72,26 @@ pub fn mark_ready() {
     }
 }
 
-/// `?embed=1`: the compact mode for an iframe on a documentation site.
+/// `?embed=1`: the compact mode for an iframe on a documentation site, as
+/// index.html's boot script marked it on `<html>` before the first paint.
 pub fn is_embed() -> bool {
-    matches!(query_param("embed").as_deref(), Some("1" | "true"))
+    document()
+        .document_element()
+        .is_some_and(|root| root.class_list().contains("embed"))
+}
+
+/// Takes away index.html's first paint: called in the same task that mounts the
+/// app's own header and steps, so the browser never paints between the two.
+pub fn remove_boot_frame() {
+    let Ok(frames) = document().query_selector_all(".boot") else {
+        return;
+    };
+    // A NodeList from querySelectorAll is static: removing does not renumber it.
+    for node in (0..frames.length()).filter_map(|i| frames.item(i)) {
+        if let Some(parent) = node.parent_node() {
+            let _ = parent.remove_child(&node);
+        }
+    }
 }
 
 const STATE_PREFIX: &str = "#state=";
@@ -206,13 +221,6 @@ pub fn download(file_name: &str, text: &str) {
         let _ = web_sys::Url::revoke_object_url(&url);
     })
     .forget();
-}
-
-/// Compact layout for an iframe (see `style/main.css`, `html.embed`).
-pub fn mark_embed() {
-    if let Some(root) = document().document_element() {
-        let _ = root.class_list().add_1("embed");
-    }
 }
 
 /// `?scenario=` and `?step=` of a walkthrough deep link, as written.

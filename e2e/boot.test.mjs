@@ -1,0 +1,105 @@
+// End-to-end: the first paint. index.html paints the header and the how-to steps
+// before the Wasm arrives, in the language the address or the browser asks for;
+// the app then draws the very same boxes in their place (nothing moves: no layout
+// shift, and the largest paint stays the first one), and mounts the panels after.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { labSuite } from './harness.mjs';
+
+const suite = labSuite();
+
+/** What a person sees of the header and steps: each element's text and box. */
+const BOXES = () =>
+  [...document.querySelectorAll('h1, .tagline, .top-actions button, .how-to li')]
+    .filter((e) => e.getClientRects().length > 0)
+    .map((e) => {
+      const r = e.getBoundingClientRect();
+      return { text: e.textContent.trim(), box: [r.x, r.y, r.width, r.height].map((n) => Math.round(n * 2) / 2) };
+    });
+
+/** Layout shifts and largest paints from the start of the page. */
+function recordPaints() {
+  window.__shifts = [];
+  window.__largest = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__largest.push({ frame: Boolean(e.element?.closest('.boot')), size: e.size });
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+}
+
+async function page(options, { wasm = true, slowWasm = false } = {}) {
+  const context = await suite.browser.newContext(options.context);
+  await context.addInitScript(recordPaints);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (!wasm) await page.route('**/*.wasm', (route) => route.abort());
+  // The Wasm after the first paint, as on a slow connection.
+  if (slowWasm) await page.route('**/*.wasm', async (route) => setTimeout(() => route.continue(), 800));
+  await page.goto(suite.server.url + (options.query ?? ''));
+  return { page, context, errors };
+}
+
+const CASES = [
+  { name: 'English by default', query: '', context: { locale: 'en-US' }, lang: 'en', dir: 'ltr', title: 'Idempotency Lab' },
+  { name: 'Persian from the browser', query: '', context: { locale: 'fa-IR' }, lang: 'fa', dir: 'rtl', title: 'آزمایشگاه ایدمپوتنسی' },
+  { name: 'English asked for over a Persian browser', query: '?lang=en-GB', context: { locale: 'fa-IR' }, lang: 'en', dir: 'ltr', title: 'Idempotency Lab' },
+  { name: 'Persian asked for, on a phone', query: '?lang=fa', context: { locale: 'en-US', viewport: { width: 390, height: 844 } }, lang: 'fa', dir: 'rtl', title: 'آزمایشگاه ایدمپوتنسی' },
+];
+
+for (const c of CASES) {
+  test(`before the Wasm, the page shows its header and steps in the right language: ${c.name}`, async () => {
+    const { page: before, context, errors } = await page(c, { wasm: false });
+    try {
+      await before.waitForLoadState('load');
+      assert.deepEqual(
+        await before.evaluate(() => [document.documentElement.lang, document.documentElement.dir]),
+        [c.lang, c.dir],
+      );
+      assert.equal(await before.locator('h1:visible').count(), 1, "only the chosen language's frame is shown");
+      assert.equal((await before.locator('h1:visible').textContent()).trim(), c.title);
+      assert.equal(await before.locator('.how-to li:visible').count(), 4);
+      // It waits for the app: its buttons do nothing yet, and say so.
+      for (const button of await before.locator('.top-actions button:visible').all()) assert.equal(await button.isDisabled(), true);
+      const frame = await before.evaluate(BOXES);
+      assert.ok(frame.length >= 9, JSON.stringify(frame));
+      assert.ok(errors.some((e) => /wasm|fetch|WebAssembly/i.test(e)) || errors.length === 0);
+
+      // The app draws exactly these boxes with exactly these words.
+      const { page: after, context: context2 } = await page(c, { slowWasm: true });
+      try {
+        await after.waitForSelector('body[data-ready="true"]');
+        assert.equal(await after.locator('.boot').count(), 0, 'the frame is gone');
+        const app = await after.evaluate(BOXES);
+        assert.deepEqual(app, frame);
+        const { shifts, largest } = await after.evaluate(() => ({ shifts: window.__shifts, largest: window.__largest }));
+        assert.deepEqual(shifts, [], 'nothing moved');
+        assert.ok(largest.length > 0);
+        assert.ok(largest.every((p) => p.frame), `the largest paint is the first one: ${JSON.stringify(largest)}`);
+        // The panels came after: the lab works.
+        await after.getByTestId('timeline').waitFor();
+      } finally {
+        await context2.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('embedded, the frame is the compact one and the app keeps it so', async () => {
+  const c = { query: '?embed=1', context: { locale: 'en-US', viewport: { width: 700, height: 500 } } };
+  const { page: p, context } = await page(c, { slowWasm: true });
+  try {
+    await p.waitForLoadState('domcontentloaded');
+    assert.equal(await p.evaluate(() => document.documentElement.classList.contains('embed')), true);
+    assert.equal(await p.locator('.tagline:visible, .how-to:visible').count(), 0);
+    await p.waitForSelector('body[data-ready="true"]');
+    assert.equal(await p.locator('.tagline, .how-to').count(), 0);
+    assert.deepEqual(await p.evaluate(() => window.__shifts), []);
+  } finally {
+    await context.close();
+  }
+});

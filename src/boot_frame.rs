@@ -1,0 +1,88 @@
+//! The page's first paint, before the Wasm has arrived: the header and the
+//! how-to steps, in both languages, written into `index.html` from the same
+//! texts the app draws. The app mounts the very same markup in its first task
+//! and removes this frame in it, so nothing moves (no layout shift).
+//!
+//! Native only: `tests/boot_frame.rs` fails when `index.html` no longer holds
+//! exactly what [`render`] writes, and rewrites it when run with
+//! `UPDATE_BOOT_FRAME=1`.
+
+use crate::i18n::Lang;
+
+/// Marks the generated part of `index.html`.
+pub const START: &str =
+    "<!-- boot frame: written by tests/boot_frame.rs from src/i18n.rs; do not edit -->";
+pub const END: &str = "<!-- end of boot frame -->";
+
+/// Both languages' frames; the page's boot script picks one by `<html lang>`.
+pub fn render() -> String {
+    let mut html = String::new();
+    for lang in Lang::ALL {
+        html.push_str(&frame(lang));
+    }
+    html
+}
+
+/// One language's frame: the same elements and classes the app's header and
+/// how-to list have, its buttons disabled until the app takes over.
+fn frame(lang: Lang) -> String {
+    let t = lang.texts();
+    let switch: String = Lang::ALL
+        .into_iter()
+        .map(|other| {
+            format!(
+                r#"<button lang="{}" aria-pressed="{}" disabled>{}</button>"#,
+                other.tag(),
+                other == lang,
+                escape(other.texts().language_name)
+            )
+        })
+        .collect();
+    let steps: String = t
+        .how_to
+        .iter()
+        .map(|step| format!("<li>{}</li>", escape(step)))
+        .collect();
+    format!(
+        concat!(
+            r#"    <div class="boot" data-boot="{tag}" lang="{tag}" dir="{dir}" aria-busy="true">"#,
+            "\n      ",
+            r#"<header class="top"><div class="brand"><h1>{title}</h1><p class="tagline">{tagline}</p></div>"#,
+            r#"<div class="top-actions"><button class="open-walk" disabled>{walk}</button>"#,
+            r#"<div class="lang-switch" role="group" aria-label="{language}">{switch}</div>"#,
+            r#"<button class="reset" disabled>{reset}</button></div></header>"#,
+            "\n      ",
+            r#"<main class="lab"><ol class="how-to">{steps}</ol></main>"#,
+            "\n    </div>\n"
+        ),
+        tag = lang.tag(),
+        dir = lang.dir(),
+        title = escape(t.title),
+        tagline = escape(t.tagline),
+        walk = escape(lang.walk().open),
+        language = escape(t.language),
+        switch = switch,
+        reset = escape(t.reset),
+        steps = steps,
+    )
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `page` with its frame (between [`START`] and [`END`]) replaced by [`render`];
+/// `None` if the markers are missing.
+pub fn rewrite(page: &str) -> Option<String> {
+    let start = page.find(START)? + START.len();
+    let end = start + page[start..].find(END)?;
+    Some(format!(
+        "{}\n{}    {}",
+        &page[..start],
+        render(),
+        &page[end..]
+    ))
+}
