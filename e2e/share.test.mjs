@@ -244,3 +244,31 @@ test('stress: 10,000 grants with 30% duplicates end with the right balance and a
     await page.getByRole('button', { name: 'Older' }).click();
     assert.match(await page.getByTestId('pager').textContent(), /Attempts 9951–9975 of 10000/);
   }));
+
+test('while a run is skipped to its end the timeline holds still, then shows the newest rows', () =>
+  withLab({}, async (page) => {
+    // A slower processor, so the skip lasts long enough to be watched.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const timeline = page.getByTestId('timeline');
+    const shown = () => rows(page).evaluateAll((all) => all.map((row) => row.dataset.attempt).join(','));
+    await page.getByTestId('stress').click();
+    await rows(page).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('skip-to-idle').click();
+    await page.locator('[data-testid="timeline"][aria-busy="true"]').waitFor();
+    const held = await shown();
+    assert.notEqual(held, '');
+    const total = Number(await timeline.getAttribute('data-total'));
+    // The run goes on (the count says so) while the rows stay as they were.
+    await page.waitForFunction(
+      (before) => Number(document.querySelector('[data-testid="timeline"]').dataset.total) > before + 100,
+      total,
+    );
+    assert.equal(await timeline.getAttribute('aria-busy'), 'true', 'still skipping');
+    assert.equal(await shown(), held);
+    await page.locator('[data-testid="timeline"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor();
+    assert.match(await page.getByTestId('pager').textContent(), /Attempts 9976–10000 of 10000/);
+    assert.notEqual(await shown(), held);
+  }));

@@ -66,3 +66,15 @@ fn the_frame_is_written_only_between_its_markers() {
     assert!(!new.contains("old"));
     assert!(!render().contains("<script"));
 }
+
+#[test]
+fn the_page_reads_back_exactly_the_tags_the_boot_script_writes() {
+    // index.html's script writes `en` or `fa` on <html lang>; the app reads it.
+    for lang in Lang::ALL {
+        assert_eq!(Lang::from_tag(lang.tag()), Some(lang));
+    }
+    // Anything else was never written by it: the app falls back to English.
+    for other in ["", "fa-IR", "EN", "de"] {
+        assert_eq!(Lang::from_tag(other), None, "{other}");
+    }
+}

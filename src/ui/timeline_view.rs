@@ -80,7 +80,17 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
         anchor.set(None);
     });
     let total = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().len()));
-    let window = Memo::new(move |_| page_window(total.get(), anchor.get(), PAGE_ROWS));
+    // While the world is skipped to idle the page holds still, and the newest
+    // rows are drawn when it stops: rows replaced ten times a second cannot be
+    // read, and laying out a new page of them each time held the browser up.
+    let paged = Memo::new(move |held: Option<&usize>| {
+        let skipping = ctl.skipping.get();
+        match held {
+            Some(held) if skipping => *held,
+            _ => total.get(),
+        }
+    });
+    let window = Memo::new(move |_| page_window(paged.get(), anchor.get(), PAGE_ROWS));
     let items = Memo::new(move |_| {
         let range = window.get();
         let (epoch, lang) = (ctl.epoch.get(), ctl.lang.get());
@@ -152,7 +162,13 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
     };
 
     view! {
-        <section class="panel timeline" aria-labelledby="timeline-title" data-testid="timeline" data-total=total>
+        <section
+            class="panel timeline"
+            aria-labelledby="timeline-title"
+            aria-busy=move || ctl.skipping.get().to_string()
+            data-testid="timeline"
+            data-total=total
+        >
             <h2 id="timeline-title">{move || texts().timeline}</h2>
             {pager}
             <Show
