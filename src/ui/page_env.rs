@@ -12,7 +12,7 @@ fn query_param(name: &str) -> Option<String> {
         .get(name)
 }
 
-/// `?lang=` first, then the browser's languages in the user's order, then English.
+/// The page's language, as index.html's boot script wrote it on `<html lang>`.
 pub fn initial_lang() -> Lang {
     // index.html's boot script chose it (from `?lang=` or the browser's
     // languages) before the first paint; the app keeps that choice.
