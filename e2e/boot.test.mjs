@@ -103,3 +103,32 @@ test('embedded, the frame is the compact one and the app keeps it so', async () 
     await context.close();
   }
 });
+
+/** The files the page's own thread fetched (a worker's fetches are not listed here). */
+const FETCHED = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop());
+
+test('the Wasm is compiled on a worker, and without one the page compiles it itself', async () => {
+  const c = { query: '', context: { locale: 'en-US' } };
+  const { page: p, context, errors } = await page(c);
+  try {
+    await p.waitForSelector('body[data-ready="true"]');
+    const fetched = await p.evaluate(FETCHED);
+    assert.ok(!fetched.some((f) => f.endsWith('.wasm')), `the page's thread did not fetch the Wasm: ${fetched}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+  // A host that does not serve the worker's file (or a browser that refuses it).
+  const noWorker = await suite.browser.newContext(c.context);
+  try {
+    const p2 = await noWorker.newPage();
+    await p2.route('**/compile-wasm.js', (route) => route.abort());
+    await p2.goto(suite.server.url);
+    await p2.waitForSelector('body[data-ready="true"]');
+    assert.ok((await p2.evaluate(FETCHED)).some((f) => f.endsWith('.wasm')), 'the page fetched and compiled the Wasm itself');
+    await p2.getByRole('button', { name: 'Send', exact: true }).click();
+    await p2.locator('[data-testid="timeline"] [data-testid="timeline-row"]').first().waitFor();
+  } finally {
+    await noWorker.close();
+  }
+});
