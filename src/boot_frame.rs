@@ -86,3 +86,17 @@ pub fn rewrite(page: &str) -> Option<String> {
         &page[end..]
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markup_in_a_text_is_shown_as_text() {
+        assert_eq!(
+            escape(r#"<b class="x">A & B</b>"#),
+            "&lt;b class=&quot;x&quot;&gt;A &amp; B&lt;/b&gt;"
+        );
+        assert_eq!(escape("&lt;"), "&amp;lt;");
+    }
+}

@@ -623,3 +623,70 @@ async fn the_persian_walkthrough_states_the_worlds_numbers_in_persian_digits() {
         "{narration}"
     );
 }
+
+thread_local! {
+    /// What the start-up test's panels drew, in order.
+    static DRAWN: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn drawn() -> Vec<&'static str> {
+    DRAWN.with(|d| d.borrow().clone())
+}
+
+#[component]
+fn StagedPanel(name: &'static str, part: &'static str) -> impl IntoView {
+    DRAWN.with(|d| d.borrow_mut().push(name));
+    let rest = idempotency_lab::ui::later();
+    view! {
+        <p>{name}</p>
+        <Show when=move || rest.get()>
+            {
+                DRAWN.with(|d| d.borrow_mut().push(part));
+                view! { <p>{part}</p> }
+            }
+        </Show>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
+    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let extra = RwSignal::new(false);
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        let stage = RwSignal::new(0u8);
+        let mounted = move |k: u8| move || stage.get() >= k;
+        idempotency_lab::ui::StartUp::run(stage, 2, || DRAWN.with(|d| d.borrow_mut().push("done")));
+        view! {
+            <Show when=mounted(1)>
+                <StagedPanel name="panel 1" part="panel 1, later part" />
+            </Show>
+            <Show when=mounted(2)>
+                <StagedPanel name="panel 2" part="panel 2, later part" />
+            </Show>
+            <Show when=move || extra.get()>
+                <StagedPanel name="panel 3" part="panel 3, later part" />
+            </Show>
+        }
+    });
+    assert!(
+        drawn().is_empty(),
+        "nothing is drawn in the mount's own task"
+    );
+    TimeoutFuture::new(100).await;
+    assert_eq!(
+        drawn(),
+        [
+            "panel 1",
+            "panel 1, later part",
+            "panel 2",
+            "panel 2, later part",
+            "done"
+        ]
+    );
+    // Once started, a part comes with its panel.
+    extra.set(true);
+    TimeoutFuture::new(50).await;
+    assert_eq!(drawn()[5..], ["panel 3", "panel 3, later part"]);
+    root.remove();
+}

@@ -12,6 +12,7 @@ use crate::sim::Acknowledge;
 use super::choice::{ChoiceSelect, SettingSwitch};
 use super::controller::Controller;
 use super::retry_view::RetryView;
+use super::startup::later;
 
 /// The option value of "nobody signed in" (not an account: accounts are
 /// refused when they are blank, and this one has a space in it).
@@ -55,6 +56,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
         })
     });
 
+    let rest = later();
     view! {
         <section class="panel callers" aria-labelledby="callers-title" data-testid="callers">
             <h2 id="callers-title">{move || texts().callers}</h2>
@@ -158,6 +160,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 </select>
                 <p class="hint" id="signed-in-hint">{move || texts().signed_in_hint}</p>
             </div>
+            // The rest comes a task later while the page starts (see `later`).
+            <Show when=move || rest.get()>
             <RetryView ctl=ctl />
             <SettingSwitch
                 ctl=ctl
@@ -210,6 +214,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 (dropped > 0)
                     .then(|| view! { <p class="hint" data-testid="inbox-dropped">{(texts().inbox_dropped)(lang(), dropped)}</p> })
             }}
+            </Show>
         </section>
     }
 }

@@ -11,6 +11,7 @@ mod queue_view;
 mod request_form;
 mod retry_view;
 mod share_view;
+mod startup;
 mod storage_view;
 mod store_view;
 mod timeline_view;
@@ -20,7 +21,6 @@ mod walk_play;
 mod walk_view;
 mod world_view;
 
-use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -28,6 +28,7 @@ use crate::i18n::Lang;
 use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
 
 pub use controller::{Controller, Notice, Replacement, Speed, WalkNotice};
+pub use startup::{later, StartUp};
 pub use walk::Walk;
 
 use callers_view::CallersView;
@@ -36,6 +37,7 @@ use invariant_view::InvariantView;
 use queue_view::QueueView;
 use request_form::RequestForm;
 use share_view::ShareView;
+use startup::next_task;
 use storage_view::StorageView;
 use store_view::StoreView;
 use timeline_view::TimelineView;
@@ -45,9 +47,9 @@ use world_view::WorldView;
 /// The account the chart follows before anything was sent.
 const DEFAULT_ACCOUNT: &str = "account-7";
 
-/// Panels are mounted after the header, a few per short task, in this many
-/// stages (see `App`'s `restore`).
-const PANELS: u8 = 9;
+/// The page is mounted after the header in this many stages, a short task
+/// each: the panels' frame, then the panels one by one (see `App`'s `restore`).
+const PANELS: u8 = 10;
 
 /// Mounts the lab on the page's body, in place of index.html's first paint.
 pub fn start() {
@@ -56,21 +58,19 @@ pub fn start() {
     // (Leptos's own executor starts with the mount.)
     wasm_bindgen_futures::spawn_local(async {
         next_task().await;
+        // The lab the page starts from, built a task ahead of the mount.
+        let lab = Lab::default();
+        next_task().await;
         // Chosen by index.html's boot script before the first paint.
         let lang = page_env::initial_lang();
         let embed = page_env::is_embed();
-        page_env::apply_lang(lang);
-        leptos::mount::mount_to_body(move || view! { <App lang=lang embed=embed restore=true /> });
+        leptos::mount::mount_to_body(
+            move || view! { <App lang=lang embed=embed restore=true lab=lab /> },
+        );
         // Same task: the app's header and steps stand where the frame's were,
         // and the browser paints only the app's.
         page_env::remove_boot_frame();
     });
-}
-
-/// Gives the browser its turn: between two stages of the start-up it can paint
-/// and answer input, so no start-up task runs long.
-async fn next_task() {
-    TimeoutFuture::new(0).await;
 }
 
 /// The session saved before the reload (none if nothing was saved or it could
@@ -110,7 +110,8 @@ pub fn App(
     lang: Lang,
     #[prop(optional)] embed: bool,
     #[prop(optional)] restore: bool,
-    /// A lab to start from instead of a new one (tests), when not restoring.
+    /// A lab to start from instead of a new one: the page's, built a task
+    /// ahead (a saved session may replace it), or a test's.
     #[prop(optional)]
     lab: Option<Lab>,
     /// The walkthrough's files, already read, to open it at its first step
@@ -135,12 +136,10 @@ pub fn App(
         spawn_local(async move {
             next_task().await;
             let Some(owner) = owner else { return };
-            owner.with(|| restore_page(ctl, walk));
-            for next in 1..=PANELS {
-                next_task().await;
-                stage.set(next);
-            }
-            page_env::mark_ready();
+            owner.with(|| {
+                restore_page(ctl, walk);
+                StartUp::run(stage, PANELS, page_env::mark_ready);
+            });
         });
     }
     Effect::new(move |_| page_env::apply_lang(ctl.lang.get()));
@@ -257,6 +256,8 @@ pub fn App(
                     {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
                 </ol>
             })}
+            // The rest of the page: the panels' frame first, in a task of its own.
+            <Show when=mounted(1)>
             {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
             <ChallengeBanner walk=walk />
             <div class="columns">
@@ -269,22 +270,23 @@ pub fn App(
                 // (style/main.css), which keeps each column's order too: a
                 // panel arriving never pushes one already drawn.
                 <div class="column" inert=move || walk.open.get()>
-                    <Show when=mounted(1)><RequestForm ctl=ctl /></Show>
-                    <Show when=mounted(3)><WorldView ctl=ctl /></Show>
-                    <Show when=mounted(5)><StorageView ctl=ctl /></Show>
-                    <Show when=mounted(6)><CallersView ctl=ctl /></Show>
-                    <Show when=mounted(7)><QueueView ctl=ctl /></Show>
-                    <Show when=mounted(8)><ShareView ctl=ctl /></Show>
-                    <Show when=mounted(9)><StoreView ctl=ctl /></Show>
+                    <Show when=mounted(2)><RequestForm ctl=ctl /></Show>
+                    <Show when=mounted(4)><WorldView ctl=ctl /></Show>
+                    <Show when=mounted(6)><StorageView ctl=ctl /></Show>
+                    <Show when=mounted(7)><CallersView ctl=ctl /></Show>
+                    <Show when=mounted(8)><QueueView ctl=ctl /></Show>
+                    <Show when=mounted(9)><ShareView ctl=ctl /></Show>
+                    <Show when=mounted(10)><StoreView ctl=ctl /></Show>
                 </div>
                 <div class="column wide">
                     // The promises first: seen on the first screen beside the
                     // buttons that break them, and named by the timeline's rows.
-                    <Show when=mounted(2)><InvariantView ctl=ctl reveal=reveal /></Show>
-                    <Show when=mounted(4)><ChartView ctl=ctl account=chart_account /></Show>
-                    <Show when=mounted(4)><TimelineView ctl=ctl reveal=reveal /></Show>
+                    <Show when=mounted(3)><InvariantView ctl=ctl reveal=reveal /></Show>
+                    <Show when=mounted(5)><ChartView ctl=ctl account=chart_account /></Show>
+                    <Show when=mounted(5)><TimelineView ctl=ctl reveal=reveal /></Show>
                 </div>
             </div>
+            </Show>
         </main>
         {notice}
     }

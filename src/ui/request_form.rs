@@ -7,6 +7,7 @@ use crate::lab::{parse_points, read_request, Action, FieldError};
 
 use super::controller::{Controller, Notice};
 use super::queue_view::request_parts;
+use super::startup::later;
 
 /// How many producers "Send a burst" starts: more than the queue holds, on purpose.
 pub const BURST_SIZE: u32 = 20;
@@ -109,6 +110,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
         }
     };
 
+    let rest = later();
     view! {
         <section class="panel request" aria-labelledby="request-title">
             <h2 id="request-title">{move || texts().request}</h2>
@@ -165,6 +167,8 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <button type="button" on:click=check_balance>{move || texts().check_balance}</button>
             </div>
             </form>
+            // The rest comes a task later while the page starts (see `later`).
+            <Show when=move || rest.get()>
             <p class="hint retry-target" data-testid="retry-target">
                 {move || {
                     ctl.lab
@@ -199,6 +203,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                     .collect_view()}
             </div>
             <p class="hint" id="set-language-hint">{move || texts().set_language_hint}</p>
+            </Show>
         </section>
     }
 }
