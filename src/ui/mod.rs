@@ -128,7 +128,7 @@ pub fn App(
         walk.preload(lang, content);
         walk.start();
     }
-    // How many panels are mounted.
+    // How far the start-up has come: 0 is the header alone (see `PANELS`).
     let stage = RwSignal::new(if restore { 0 } else { PANELS });
     let mounted = move |panel: u8| move || stage.get() >= panel;
     if restore {
