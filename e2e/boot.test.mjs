@@ -132,3 +132,42 @@ test('the Wasm is compiled on a worker, and without one the page compiles it its
     await noWorker.close();
   }
 });
+
+/** Each panel's place on the page in every frame while the page starts: a panel that moves after it was first painted is recorded. */
+function recordPanelMoves() {
+  window.__firstTop = {};
+  window.__moved = [];
+  const frame = () => {
+    for (const panel of document.querySelectorAll('section.panel')) {
+      const name = panel.getAttribute('aria-labelledby') ?? panel.className;
+      const top = Math.round(panel.getBoundingClientRect().top + scrollY);
+      if (!(name in window.__firstTop)) window.__firstTop[name] = top;
+      else if (Math.abs(window.__firstTop[name] - top) > 1 && !window.__moved.some((m) => m.startsWith(`${name}:`))) {
+        window.__moved.push(`${name}: ${window.__firstTop[name]} -> ${top}`);
+      }
+    }
+    if (document.body?.dataset.ready !== 'true') requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+for (const [name, viewport, query] of [
+  ['on a phone, in English', { width: 390, height: 844 }, ''],
+  ['on a phone, in Persian', { width: 390, height: 844 }, '?lang=fa'],
+  ['at 1024 px', { width: 1024, height: 768 }, ''],
+]) {
+  test(`the panels arrive in the order they stand, so none moves once painted: ${name}`, async () => {
+    const context = await suite.browser.newContext({ viewport });
+    await context.addInitScript(recordPanelMoves);
+    try {
+      const p = await context.newPage();
+      await p.goto(suite.server.url + query);
+      await p.waitForSelector('body[data-ready="true"]');
+      const { seen, moved } = await p.evaluate(() => ({ seen: Object.keys(window.__firstTop).length, moved: window.__moved }));
+      assert.ok(seen >= 10, `every panel was seen arriving (${seen})`);
+      assert.deepEqual(moved, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
