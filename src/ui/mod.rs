@@ -48,7 +48,8 @@ use world_view::WorldView;
 const DEFAULT_ACCOUNT: &str = "account-7";
 
 /// The page is mounted after the header in this many stages, a short task
-/// each: the panels' frame, then the panels one by one (see `App`'s `restore`).
+/// each: the panels' frame, then the panels in the order a phone shows them,
+/// the chart and the timeline together (see `App`'s `restore`).
 const PANELS: u8 = 10;
 
 /// Mounts the lab on the page's body, in place of index.html's first paint.
@@ -103,7 +104,9 @@ fn open_link() -> Option<Result<Lab, SessionError>> {
 
 /// The lab page. `restore` makes it the page itself: it starts in short tasks
 /// (the header and steps first, then the saved session or permalink, then the
-/// panels one by one, then `data-ready`), and keeps the session across reloads.
+/// panels' frame and the panels stage by stage, a heavier panel's lower part a
+/// task after it, see `startup`; then `data-ready`), and keeps the session
+/// across reloads.
 /// Tests mount it without, whole and at once, on a clean slate.
 #[component]
 pub fn App(
