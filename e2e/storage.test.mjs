@@ -254,6 +254,8 @@ test('moving the clock: an hour, to a time; a bad time or retention says why and
       ['abc', /^Not a whole number\. Nothing changed: receipts are still kept 24 hours\.$/],
       ['0', /^Retention \(hours\): must be 1 to 8760, not 0\. Nothing changed\.$/],
       ['9000', /must be 1 to 8760, not 9000/],
+      // Too large for the setting's type: still named as typed, not as its largest value.
+      ['4294967296', /must be 1 to 8760, not 4294967296\. Nothing changed\.$/],
     ]) {
       await retention.fill(typed);
       await retention.press('Enter');

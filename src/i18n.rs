@@ -5,8 +5,8 @@ use crate::core::{
     CrashPoint, EmailVia, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language,
 };
 use crate::lab::{
-    FieldError, LabError, Outcome, SessionError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS,
-    MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
+    Expected, FieldError, FieldProblem, LabError, Outcome, SessionError, Truth, MAX_ACTIONS,
+    MAX_FIELD_CHARS, MAX_SENDS, MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
 };
 use crate::sim::{Acknowledge, Routing, StoreKind};
 
@@ -86,6 +86,46 @@ fn fa_seconds(ms: u64) -> String {
 /// A number in Persian prose.
 fn fa(n: impl std::fmt::Display) -> String {
     Lang::Fa.prose_number(n)
+}
+
+/// What a session file's field gets wrong, in English.
+fn en_field_problem(problem: &FieldProblem) -> String {
+    match problem {
+        FieldProblem::UnknownField(name) => format!("there is no field {} there", isolate(name)),
+        FieldProblem::UnknownName(name) => format!("{} is not a name the lab knows", isolate(name)),
+        FieldProblem::Missing(name) => format!("the field {} is missing", isolate(name)),
+        FieldProblem::Wrong { found, expected } => {
+            let fits = match expected {
+                Expected::Whole { min, max } => format!("a whole number from {min} to {max}"),
+                Expected::Text => "text".to_string(),
+                Expected::YesNo => "true or false".to_string(),
+                Expected::Other(words) => words.clone(),
+            };
+            format!("{} does not fit there, which takes {fits}", isolate(found))
+        }
+        FieldProblem::Other(words) => words.clone(),
+    }
+}
+
+/// The same in Persian; the parser's leftover words stay as they are.
+fn fa_field_problem(problem: &FieldProblem) -> String {
+    match problem {
+        FieldProblem::UnknownField(name) => format!("فیلدی به نام {} آنجا نیست", isolate(name)),
+        FieldProblem::UnknownName(name) => {
+            format!("{} نامی نیست که آزمایشگاه بشناسد", isolate(name))
+        }
+        FieldProblem::Missing(name) => format!("فیلد {} نیامده است", isolate(name)),
+        FieldProblem::Wrong { found, expected } => {
+            let fits = match expected {
+                Expected::Whole { min, max } => format!("عددی درست از {} تا {}", fa(min), fa(max)),
+                Expected::Text => "متن".to_string(),
+                Expected::YesNo => "true یا false".to_string(),
+                Expected::Other(words) => isolate(words),
+            };
+            format!("{} آنجا جا نمی‌شود؛ آنجا {fits} می‌آید", isolate(found))
+        }
+        FieldProblem::Other(words) => isolate(words),
+    }
 }
 
 /// The virtual clock for reading: seconds under an hour ("12.3 s"), then hours,
@@ -191,6 +231,8 @@ pub struct Texts {
     pub receipts_table: &'static str,
     pub balance_read: &'static str,
     pub balance_read_note: &'static str,
+    /// A read refused by the identity check, in place of its number.
+    pub balance_read_refused: &'static str,
     /// When a balance read was made: its virtual time and how many attempts had finished.
     pub balance_read_when: fn(Lang, u64, Option<u64>) -> String,
     /// The read is out of date: what the balance is now.
@@ -501,6 +543,7 @@ static EN: Texts = Texts {
     receipts_table: "Receipts table",
     balance_read: "Balance of",
     balance_read_note: "A separate read of the store, not a receipt.",
+    balance_read_refused: "refused, nothing was read",
     balance_read_when: |_, ms, after| match after {
         Some(n) => format!("Read at {}, right after the store handled attempt {n}.", clock_time(Lang::En, ms)),
         None => format!("Read at {}, before the store handled any attempt.", clock_time(Lang::En, ms)),
@@ -605,6 +648,23 @@ static EN: Texts = Texts {
     session_error: |e| match e {
         // The parser's own words ("EOF while parsing…") mean nothing to a learner.
         SessionError::NotJson(_) => "this is not a lab session file (it cannot be read as JSON)".to_string(),
+        SessionError::BadField { path, problem } => {
+            let place = match crate::lab::field_place(path) {
+                (Some(n), "") => format!("action {n}"),
+                (Some(n), field) => format!("action {n}, field {}", isolate(field)),
+                (None, "") => "the file".to_string(),
+                (None, field) => format!("the field {}", isolate(field)),
+            };
+            format!("the file is JSON, but {place} breaks a rule: {}.", en_field_problem(problem))
+        }
+        SessionError::NoRoomForTime => format!(
+            "the session has {MAX_ACTIONS} actions and the last is not a wait. A session holds at most {MAX_ACTIONS}, the last place kept for time to pass, so that the work it queued can finish."
+        ),
+        SessionError::Replay(e) => format!(
+            "action {} cannot be replayed. {}",
+            e.index + 1,
+            (EN.lab_error)(&e.error)
+        ),
         other => other.to_string(),
     },
     open_full: "Open the full lab",
@@ -989,6 +1049,7 @@ static FA: Texts = Texts {
     receipts_table: "جدول رسیدها",
     balance_read: "موجودی",
     balance_read_note: "خواندنِ جداگانهٔ مخزن، نه یک رسید.",
+    balance_read_refused: "رد شد، چیزی خوانده نشد",
     balance_read_when: |_, ms, after| match after {
         Some(n) => format!("خوانده‌شده در {}، درست پس از آنکه مخزن به تلاش {} رسیدگی کرد.", clock_time(Lang::Fa, ms), fa(n)),
         None => format!("خوانده‌شده در {}، پیش از آنکه مخزن به هیچ تلاشی رسیدگی کند.", clock_time(Lang::Fa, ms)),
@@ -1150,6 +1211,20 @@ static FA: Texts = Texts {
             "کنش {} حساب یا کلیدی بلندتر از {} نویسه دارد.",
             fa(index + 1),
             fa(MAX_FIELD_CHARS)
+        ),
+        SessionError::BadField { path, problem } => {
+            let place = match crate::lab::field_place(path) {
+                (Some(n), "") => format!("کنش {}", fa(n)),
+                (Some(n), field) => format!("فیلد {} در کنش {}", isolate(field), fa(n)),
+                (None, "") => "پرونده".to_string(),
+                (None, field) => format!("فیلد {}", isolate(field)),
+            };
+            format!("پرونده JSON است، اما {place} قاعده‌ای را می‌شکند: {}.", fa_field_problem(problem))
+        }
+        SessionError::NoRoomForTime => format!(
+            "نشست {} کنش دارد و آخرینش گذشت زمان نیست. نشست حداکثر {} کنش دارد و جای آخر برای گذشت زمان نگه داشته می‌شود تا کارِ در صف تمام شود.",
+            fa(MAX_ACTIONS),
+            fa(MAX_ACTIONS)
         ),
         SessionError::Replay(e) => format!(
             "کنش {} را نمی‌توان دوباره اجرا کرد: {}",

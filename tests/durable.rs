@@ -821,7 +821,7 @@ fn a_balance_read_follows_the_store_of_slot_1() {
         })
         .unwrap();
         let read = lab.state().last_read().unwrap();
-        (read.balance, read.after_attempt)
+        (read.balance.clone().unwrap(), read.after_attempt)
     };
     assert_eq!(
         read(&mut lab),

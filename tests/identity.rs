@@ -102,3 +102,36 @@ fn an_account_the_form_would_refuse_cannot_sign_in() {
     let json = serde_json::to_string(&sign_in("account-8")).unwrap();
     assert_eq!(json, r#"{"sign-in":{"account_id":"account-8"}}"#);
 }
+
+/// A balance read is a request too: signed in as one account, a read of another
+/// is refused (recorded, with why), and the account's balance is not shown.
+#[test]
+fn a_balance_read_of_another_account_is_refused() {
+    let mut lab = idle(lab_of(&[send("order-1042", 100)]));
+    lab.dispatch(sign_in("account-8")).unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "account-7".into(),
+    })
+    .unwrap();
+    let read = lab.state().last_read().unwrap();
+    assert_eq!(read.account_id, "account-7");
+    assert_eq!(
+        read.balance,
+        Err(GrantError::Forbidden {
+            signed_in: "account-8".into(),
+            named: "account-7".into(),
+        })
+    );
+    // Its own account reads as ever; signed out, the request is trusted again.
+    lab.dispatch(Action::CheckBalance {
+        account_id: "account-8".into(),
+    })
+    .unwrap();
+    assert_eq!(lab.state().last_read().unwrap().balance, Ok(0));
+    lab.dispatch(Action::SignIn { account_id: None }).unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "account-7".into(),
+    })
+    .unwrap();
+    assert_eq!(lab.state().last_read().unwrap().balance, Ok(100));
+}

@@ -2,9 +2,9 @@
 //! Sessions as files and links, and the stress run: bad input is refused whole.
 
 use idempotency_lab::lab::{
-    from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, History, Lab,
-    LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES,
-    SESSION_VERSION, STRESS_CONCURRENCY,
+    from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, Expected,
+    FieldProblem, History, Lab, LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS,
+    MAX_SESSION_BYTES, SESSION_VERSION, STRESS_CONCURRENCY,
 };
 use idempotency_lab::sim::Happening;
 use idempotency_lab::GrantPoints;
@@ -66,7 +66,13 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
     type Expect = fn(&SessionError) -> bool;
     let cases: Vec<(String, Expect)> = vec![
         ("not json".into(), |e| matches!(e, SessionError::NotJson(_))),
-        ("{}".into(), |e| matches!(e, SessionError::NotJson(_))),
+        ("{}".into(), |e| {
+            matches!(e, SessionError::BadField { problem: FieldProblem::Missing(f), .. } if f == "format")
+        }),
+        (
+            r#"{"format":"idempotency-lab/session","version":2,"actions":[]} x"#.into(),
+            |e| matches!(e, SessionError::NotJson(_)),
+        ),
         (
             r#"{"format":"other","version":1,"actions":[]}"#.into(),
             |e| matches!(e, SessionError::WrongFormat),
@@ -86,16 +92,16 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
         (
             // "advance" was a version 1 action: a version 2 file cannot hold it.
             r#"{"format":"idempotency-lab/session","version":2,"actions":[{"advance":{"steps":1}}]}"#.into(),
-            |e| matches!(e, SessionError::NotJson(_)),
+            |e| matches!(e, SessionError::BadField { path, problem: FieldProblem::UnknownName(n) } if path == "actions[0]" && n == "advance"),
         ),
         (
             // And version 1 knew no clock.
             r#"{"format":"idempotency-lab/session","version":1,"actions":[{"wait":{"ms":1}}]}"#.into(),
-            |e| matches!(e, SessionError::NotJson(_)),
+            |e| matches!(e, SessionError::BadField { problem: FieldProblem::UnknownName(n), .. } if n == "wait"),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":2,"actions":[],"extra":1}"#.into(),
-            |e| matches!(e, SessionError::NotJson(_)),
+            |e| matches!(e, SessionError::BadField { problem: FieldProblem::UnknownField(n), .. } if n == "extra"),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":2,"actions":["restart",{"wait":{"ms":0}}]}"#.into(),
@@ -111,7 +117,7 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
         ),
         (
             r#"{"format":"idempotency-lab/session","version":1,"actions":[{"explode":{}}]}"#.into(),
-            |e| matches!(e, SessionError::NotJson(_)),
+            |e| matches!(e, SessionError::BadField { problem: FieldProblem::UnknownName(n), .. } if n == "explode"),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":1,"actions":[{"retry-same":{}}]}"#
@@ -389,4 +395,108 @@ fn a_session_whose_texts_are_at_the_form_limit_opens() {
     );
     let lab = from_json(&text).expect("80 characters is within the limit");
     assert_eq!(lab.history().actions.len(), 1);
+}
+
+/// A file that is JSON but breaks a field's rule is told by that field and rule,
+/// not as "cannot be read as JSON".
+#[test]
+fn a_wrong_field_is_named_with_its_rule() {
+    let file = |actions: &str| {
+        format!(r#"{{"format":"idempotency-lab/session","version":2,"actions":[{actions}]}}"#)
+    };
+    let whole = |min: i128, max: i128| Expected::Whole { min, max };
+    let cases: Vec<(String, &str, FieldProblem)> = vec![
+        (
+            file(
+                r#""restart",{"send":{"grant":{"key":"k","account_id":"a","points":2147483648}}}"#,
+            ),
+            "actions[1].send.grant.points",
+            FieldProblem::Wrong {
+                found: "2147483648".into(),
+                expected: whole(i32::MIN.into(), i32::MAX.into()),
+            },
+        ),
+        (
+            r#"{"format":"idempotency-lab/session","version":"2","actions":[]}"#.into(),
+            "version",
+            FieldProblem::Wrong {
+                found: "\"2\"".into(),
+                expected: whole(0, u32::MAX.into()),
+            },
+        ),
+        (
+            file(r#"{"wait":{"ms":-5}}"#),
+            "actions[0].wait.ms",
+            FieldProblem::Wrong {
+                found: "-5".into(),
+                expected: whole(0, u64::MAX.into()),
+            },
+        ),
+        (
+            r#"{"format":"idempotency-lab/session","version":2,"actions":[],"by":"me"}"#.into(),
+            "by",
+            FieldProblem::UnknownField("by".into()),
+        ),
+        (
+            file(r#""restart","explode""#),
+            "actions[1]",
+            FieldProblem::UnknownName("explode".into()),
+        ),
+        (
+            file(r#"{"set-naive":{"on":"yes"}}"#),
+            "actions[0].set-naive.on",
+            FieldProblem::Wrong {
+                found: "\"yes\"".into(),
+                expected: Expected::YesNo,
+            },
+        ),
+    ];
+    for (text, path, problem) in cases {
+        let error = from_json(&text).unwrap_err();
+        assert_eq!(
+            error,
+            SessionError::BadField {
+                path: path.into(),
+                problem
+            },
+            "{text}"
+        );
+        assert!(!error.to_string().contains("line"), "{error}");
+    }
+    assert_eq!(
+        idempotency_lab::lab::field_place("actions[1].send.grant.points"),
+        (Some(2), "send.grant.points")
+    );
+    assert_eq!(
+        idempotency_lab::lab::field_place("version"),
+        (None, "version")
+    );
+    assert_eq!(idempotency_lab::lab::field_place("."), (None, ""));
+    assert_eq!(
+        idempotency_lab::lab::field_place("actions[0]"),
+        (Some(1), "")
+    );
+}
+
+/// A session of exactly the most actions a session may hold opens when its last
+/// action is a wait (as every full session the lab builds is), and is refused,
+/// for that reason, when it is not.
+#[test]
+fn a_session_of_exactly_the_most_actions_opens_when_its_last_is_a_wait() {
+    let check = r#"{"check-balance":{"account_id":"a"}}"#;
+    let file = |last: &str| {
+        let mut actions = vec![check; MAX_ACTIONS - 1];
+        actions.push(last);
+        format!(
+            r#"{{"format":"idempotency-lab/session","version":2,"actions":[{}]}}"#,
+            actions.join(",")
+        )
+    };
+    let lab = from_json(&file(r#"{"wait":{"ms":10}}"#)).unwrap();
+    assert_eq!(lab.history().actions.len(), MAX_ACTIONS);
+    assert_eq!(lab.state().now(), 10);
+    assert_eq!(
+        from_json(&file(check)).unwrap_err(),
+        SessionError::NoRoomForTime
+    );
 }

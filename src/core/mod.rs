@@ -17,7 +17,7 @@ pub use delivery::{answer, deliver, Delivered};
 pub use durable::{DurableStore, WriteOrder};
 pub use error::GrantError;
 pub use grant::{GrantPoints, GrantResult};
-pub use identity::authorize;
+pub use identity::{authorize, authorize_account};
 pub use in_progress::{Claimed, Holder, InFlightPolicy, InProgressRecord, InProgressRecords};
 pub use mail::{Email, EmailVia, MailOutcome, MailService};
 pub use pace::{CrashPoint, GrantStore, Pace, StoreStep, Table, Unpaced};

@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use crate::core::{CrashPoint, GrantPoints, InFlightPolicy, RetryPolicy, MAX_ATTEMPTS};
+use crate::core::{
+    authorize_account, CrashPoint, GrantError, GrantPoints, InFlightPolicy, RetryPolicy,
+    MAX_ATTEMPTS,
+};
 use crate::sim::{
     Acknowledge, AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World,
     HOUR_MS, MAX_PROCESSES,
@@ -59,12 +62,13 @@ pub enum LabError {
     Processes(u8),
     /// Routing to a process slot that cannot exist.
     RoutingSlot(u8),
-    /// A retention outside 1 hour to [`MAX_RETENTION_HOURS`].
-    Retention(u32),
+    /// A retention outside 1 hour to [`MAX_RETENTION_HOURS`] (as typed: a
+    /// number too large for the action is still named as it was).
+    Retention(u64),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
     /// An automatic retry policy of no attempts, or of more than [`MAX_ATTEMPTS`].
-    MaxAttempts(u32),
+    MaxAttempts(u64),
     /// An account that the request form would refuse (empty, too long, a
     /// space at an end, a character that cannot be seen), for a sign-in or a
     /// preference.
@@ -143,7 +147,9 @@ const FRESH_SUFFIX: &str = "-fresh-";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceRead {
     pub account_id: String,
-    pub balance: i32,
+    /// The balance, or why the read was refused (another account than the
+    /// signed-in caller's).
+    pub balance: Result<i32, GrantError>,
     /// How many timeline rows there were when the read was made.
     pub after_attempts: usize,
     /// The attempt the store had handled last when the read was made: the balance
@@ -222,9 +228,14 @@ impl LabState {
             Action::Step => self.world.step(),
             Action::Wait { ms } => self.world.advance(*ms),
             Action::CheckBalance { account_id } => {
+                // A read is a request too: checked like a grant, before the store
+                // is asked. A refused read is recorded, and says why.
+                let signed_in = self.world.signed_in();
+                let balance = authorize_account(signed_in.as_deref(), account_id)
+                    .map(|()| self.world.store().balance(account_id));
                 self.last_read = Some(BalanceRead {
                     account_id: account_id.clone(),
-                    balance: self.world.store().balance(account_id),
+                    balance,
                     after_attempts: self.fold.timeline.len(),
                     after_attempt: self.fold.last_handled,
                     at: self.world.now(),
@@ -291,7 +302,7 @@ impl LabState {
                 routing: Routing::Only(slot),
             } if !(1..=MAX_PROCESSES).contains(&slot) => Err(LabError::RoutingSlot(slot)),
             Action::SetRetention { hours } if !(1..=MAX_RETENTION_HOURS).contains(&hours) => {
-                Err(LabError::Retention(hours))
+                Err(LabError::Retention(hours.into()))
             }
             Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
                 Err(LabError::ClockMove(ms))
@@ -299,7 +310,7 @@ impl LabState {
             Action::SetAutoRetry {
                 policy: Some(RetryPolicy { max_attempts, .. }),
             } if !(1..=MAX_ATTEMPTS).contains(&max_attempts) => {
-                Err(LabError::MaxAttempts(max_attempts))
+                Err(LabError::MaxAttempts(max_attempts.into()))
             }
             Action::SetPreferredLanguage { ref account_id, .. }
             | Action::SignIn {

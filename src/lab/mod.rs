@@ -30,8 +30,8 @@ pub use history::{History, Lab, ReplayError};
 pub use invariants::{Break, Invariant, Invariants};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
-    from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError, MAX_ACTIONS,
-    MAX_SENDS, MAX_SESSION_BYTES,
+    field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,
+    FieldProblem, SessionError, MAX_ACTIONS, MAX_SENDS, MAX_SESSION_BYTES,
 };
 pub use text::{is_invisible, look_alike_problem, visible};
 pub use timeline::{

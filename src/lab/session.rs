@@ -46,11 +46,20 @@ pub enum SessionError {
     },
     /// Not base64url, or not text: a link that was cut or mangled.
     BadLink,
-    /// Not JSON, or JSON of another shape; the parser's words.
+    /// Not JSON at all (cut short, or another kind of file); the parser's words.
     NotJson(String),
+    /// JSON, but a field breaks the session's rules: where (`actions[3].grant.points`)
+    /// and which rule.
+    BadField {
+        path: String,
+        problem: FieldProblem,
+    },
     WrongFormat,
     UnsupportedVersion(u32),
     TooManyActions(usize),
+    /// A session of exactly [`MAX_ACTIONS`] actions whose last is not a wait: the
+    /// last place is kept for time to pass, so work it queued can finish.
+    NoRoomForTime,
     TooManySends(u64),
     /// An account or key longer than the form allows, at this action.
     TextTooLong {
@@ -69,6 +78,7 @@ impl fmt::Display for SessionError {
             ),
             SessionError::BadLink => write!(f, "the link is damaged or cut short"),
             SessionError::NotJson(why) => write!(f, "this is not a lab session file ({why})"),
+            SessionError::BadField { path, problem } => write!(f, "{path}: {problem}"),
             SessionError::WrongFormat => write!(f, "this JSON is not a lab session"),
             SessionError::UnsupportedVersion(v) => {
                 write!(
@@ -88,6 +98,10 @@ impl fmt::Display for SessionError {
                     "the session sends {n} grants; at most {MAX_SENDS} are accepted"
                 )
             }
+            SessionError::NoRoomForTime => write!(
+                f,
+                "action {MAX_ACTIONS} must be a wait: a session's last place is kept for time to pass"
+            ),
             SessionError::TextTooLong { index } => write!(
                 f,
                 "action {} has an account or key over {MAX_FIELD_CHARS} characters",
@@ -101,6 +115,155 @@ impl fmt::Display for SessionError {
 }
 
 impl std::error::Error for SessionError {}
+
+/// What a field of a session file gets wrong, sorted from the parser's words so
+/// each language can say it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldProblem {
+    /// A field this place does not have.
+    UnknownField(String),
+    /// An action (or a choice's value) the lab does not know.
+    UnknownName(String),
+    /// A field this place needs.
+    Missing(String),
+    /// A value of the wrong kind or out of range: what was found, and what fits.
+    Wrong { found: String, expected: Expected },
+    /// Anything else, in the parser's words.
+    Other(String),
+}
+
+/// What a field may hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// A whole number from `min` to `max`.
+    Whole {
+        min: i128,
+        max: i128,
+    },
+    Text,
+    YesNo,
+    /// The parser's words, for the rest.
+    Other(String),
+}
+
+impl fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldProblem::UnknownField(name) => write!(f, "there is no field {name} here"),
+            FieldProblem::UnknownName(name) => write!(f, "{name} is not a name the lab knows"),
+            FieldProblem::Missing(name) => write!(f, "the field {name} is missing"),
+            FieldProblem::Wrong { found, expected } => {
+                write!(f, "{found} does not fit: it must be {expected}")
+            }
+            FieldProblem::Other(words) => f.write_str(words),
+        }
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Whole { min, max } => write!(f, "a whole number from {min} to {max}"),
+            Expected::Text => f.write_str("text"),
+            Expected::YesNo => f.write_str("true or false"),
+            Expected::Other(words) => f.write_str(words),
+        }
+    }
+}
+
+impl FieldProblem {
+    /// Sorts serde's message ("invalid value: integer `-5`, expected u64 at line 1
+    /// column 9") into a problem.
+    fn from_serde(message: &str) -> FieldProblem {
+        // serde_json adds where it was; the path says that better.
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(message, |(head, _)| head);
+        let quoted = |rest: &str| {
+            rest.split('`')
+                .nth(1)
+                .map(str::to_owned)
+                .unwrap_or_else(|| rest.to_owned())
+        };
+        if let Some(rest) = message.strip_prefix("unknown field ") {
+            return FieldProblem::UnknownField(quoted(rest));
+        }
+        if let Some(rest) = message.strip_prefix("unknown variant ") {
+            return FieldProblem::UnknownName(quoted(rest));
+        }
+        if let Some(rest) = message.strip_prefix("missing field ") {
+            return FieldProblem::Missing(quoted(rest));
+        }
+        let wrong = message
+            .strip_prefix("invalid type: ")
+            .or_else(|| message.strip_prefix("invalid value: "));
+        if let Some((found, expected)) = wrong.and_then(|w| w.rsplit_once(", expected ")) {
+            // "integer `-5`" and "string \"2\"" read best as the value itself.
+            let found = found
+                .split_once(' ')
+                .map_or(found, |(_, value)| value)
+                .trim_matches('`')
+                .to_owned();
+            return FieldProblem::Wrong {
+                found,
+                expected: Expected::from_serde(expected),
+            };
+        }
+        FieldProblem::Other(message.to_owned())
+    }
+}
+
+impl Expected {
+    fn from_serde(words: &str) -> Expected {
+        let whole = |min: i128, max: i128| Expected::Whole { min, max };
+        match words {
+            "u8" => whole(0, u8::MAX.into()),
+            "u32" => whole(0, u32::MAX.into()),
+            "u64" => whole(0, u64::MAX.into()),
+            "i32" => whole(i32::MIN.into(), i32::MAX.into()),
+            "i64" => whole(i64::MIN.into(), i64::MAX.into()),
+            "a string" => Expected::Text,
+            "a boolean" => Expected::YesNo,
+            other => Expected::Other(other.to_owned()),
+        }
+    }
+}
+
+/// Splits a field's path into the action it is in (numbered from 1) and the
+/// path inside it: `actions[3].grant.points` is (Some(4), "grant.points").
+pub fn field_place(path: &str) -> (Option<usize>, &str) {
+    let inside = path
+        .strip_prefix("actions[")
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(n, rest)| Some((n.parse::<usize>().ok()?.checked_add(1)?, rest)));
+    match inside {
+        Some((n, rest)) => (Some(n), rest.trim_start_matches('.')),
+        // serde_path_to_error names the whole file ".".
+        None => (None, path.trim_start_matches('.')),
+    }
+}
+
+/// Reads `text` as a `T`, telling JSON that cannot be read apart from JSON with a
+/// field that breaks the rules (and where).
+fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, SessionError> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut reader).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => SessionError::BadField {
+                path,
+                problem: FieldProblem::from_serde(&inner.to_string()),
+            },
+            _ => SessionError::NotJson(inner.to_string()),
+        }
+    })?;
+    // Anything after the session's object is not part of a session file.
+    reader
+        .end()
+        .map_err(|e| SessionError::NotJson(e.to_string()))?;
+    Ok(value)
+}
 
 fn session_file(history: &History) -> SessionFile<Action> {
     SessionFile {
@@ -125,14 +288,13 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
     if text.len() > MAX_SESSION_BYTES {
         return Err(SessionError::TooLarge { bytes: text.len() });
     }
-    let not_json = |e: serde_json::Error| SessionError::NotJson(e.to_string());
-    let header: Header = serde_json::from_str(text).map_err(not_json)?;
+    let header: Header = parse(text)?;
     if header.format != FORMAT {
         return Err(SessionError::WrongFormat);
     }
     match header.version {
         VERSION => {
-            let file: SessionFile<Action> = serde_json::from_str(text).map_err(not_json)?;
+            let file: SessionFile<Action> = parse(text)?;
             check_bounds(file.actions.len(), file.actions.iter().map(Some))?;
             Lab::replay(&History {
                 actions: file.actions,
@@ -140,7 +302,7 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
             .map_err(SessionError::Replay)
         }
         1 => {
-            let file: SessionFile<ActionV1> = serde_json::from_str(text).map_err(not_json)?;
+            let file: SessionFile<ActionV1> = parse(text)?;
             let converted: Vec<Option<Action>> = file.actions.iter().map(ActionV1::to_v2).collect();
             // The conversion adds one action of its own (the processing time).
             check_bounds(converted.len() + 1, converted.iter().map(Option::as_ref))?;
@@ -289,6 +451,11 @@ fn check_bounds<'a>(
 ) -> Result<(), SessionError> {
     if recorded > MAX_ACTIONS {
         return Err(SessionError::TooManyActions(recorded));
+    }
+    // The lab keeps its last place for time to pass (see `Lab::check_room`).
+    if recorded == MAX_ACTIONS && !matches!(actions.clone().last(), Some(Some(Action::Wait { .. })))
+    {
+        return Err(SessionError::NoRoomForTime);
     }
     let sends: u64 = actions.clone().flatten().map(Action::sends).sum();
     if sends > MAX_SENDS {

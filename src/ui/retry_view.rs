@@ -40,16 +40,21 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
         ctl.dispatch(Action::SetAutoRetry { policy });
     };
     let commit = move |text: String| {
-        // A number too large for u32 is as out of range as 11; no number is 0.
-        let n = parse_millis(&text).map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-        if (1..=MAX_ATTEMPTS).contains(&n) {
-            error.set(None);
-            attempts.set(n);
-            if policy.get_untracked().is_some_and(|p| p.max_attempts != n) {
-                apply(true, n);
+        // A number too large for u32 is as out of range as 11, named as typed;
+        // no number is 0.
+        let typed = parse_millis(&text).unwrap_or(0);
+        match u32::try_from(typed)
+            .ok()
+            .filter(|n| (1..=MAX_ATTEMPTS).contains(n))
+        {
+            Some(n) => {
+                error.set(None);
+                attempts.set(n);
+                if policy.get_untracked().is_some_and(|p| p.max_attempts != n) {
+                    apply(true, n);
+                }
             }
-        } else {
-            error.set(Some(LabError::MaxAttempts(n)));
+            None => error.set(Some(LabError::MaxAttempts(typed))),
         }
     };
     // The waits the last retrying caller made, by retry.

@@ -200,16 +200,17 @@ fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
         let outcome = match parse_millis(&text) {
             Err(e) => Err(RetentionError::Field(e)),
             Ok(h) if u64::from(hours.get_untracked()) == h => Ok(()),
+            // Too large for the action's type is out of range too, named as typed.
+            Ok(h) if u32::try_from(h).is_err() => Err(RetentionError::Lab(LabError::Retention(h))),
             Ok(h) => {
-                // Too large for the action's type is as out of range as the lab's limit.
-                let h = u32::try_from(h).unwrap_or(u32::MAX);
+                let h = h as u32;
                 if ctl.dispatch(Action::SetRetention { hours: h }) {
                     Ok(())
                 } else {
                     // Said here, under the field, rather than in a second message.
                     let refused = match ctl.notice.get_untracked() {
                         Some(Notice::Lab(e)) => e,
-                        _ => LabError::Retention(h),
+                        _ => LabError::Retention(h.into()),
                     };
                     ctl.notice.set(None);
                     Err(RetentionError::Lab(refused))

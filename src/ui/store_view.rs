@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::GrantResult;
+use crate::core::{GrantError, GrantResult};
 use crate::lab::visible;
 
 use super::controller::Controller;
@@ -110,12 +110,16 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             {move || {
                 read.get()
                     .map(|read| {
-                        let stale = move || now_for_read.get().filter(|now| *now != read.balance);
+                        let balance = match read.balance.clone() {
+                            Ok(balance) => balance,
+                            Err(refused) => return refused_read(ctl, read.account_id.clone(), refused).into_any(),
+                        };
+                        let stale = move || now_for_read.get().filter(|now| *now != balance);
                         view! {
                             <div
                                 class="balance-read"
                                 data-testid="balance-read"
-                                data-balance=read.balance
+                                data-balance=balance
                                 data-at=read.at
                                 data-stale=move || stale().is_some().to_string()
                                 role="status"
@@ -124,7 +128,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                 " "
                                 <bdi dir="ltr" class="account">{visible(&read.account_id).into_owned()}</bdi>
                                 ": "
-                                <strong class="num" dir="ltr">{read.balance}</strong>
+                                <strong class="num" dir="ltr">{balance}</strong>
                                 <p class="hint" data-testid="balance-read-when">
                                     {move || (texts().balance_read_when)(ctl.lang.get(), read.at, read.after_attempt)}
                                     " "
@@ -142,6 +146,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                 }}
                             </div>
                         }
+                            .into_any()
                     })
             }}
             {move || {
@@ -350,6 +355,21 @@ fn balance_entry(prefix: &'static str, account: String, balance: i32) -> impl In
         <div class="balance">
             <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
             <dd data-testid=format!("{prefix}{account}") dir="ltr">{balance}</dd>
+        </div>
+    }
+}
+
+/// A balance read the identity check refused: it says why, and shows no number.
+fn refused_read(ctl: Controller, account_id: String, refused: GrantError) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    view! {
+        <div class="balance-read refused" data-testid="balance-read" data-refused="true" role="status">
+            <span>{move || texts().balance_read}</span>
+            " "
+            <bdi dir="ltr" class="account">{visible(&account_id).into_owned()}</bdi>
+            ": "
+            <strong>{move || texts().balance_read_refused}</strong>
+            <p class="hint">{move || (texts().grant_error)(&refused)}</p>
         </div>
     }
 }

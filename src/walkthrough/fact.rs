@@ -236,7 +236,8 @@ impl Fact {
             }),
             Fact::ReadBalance => state
                 .last_read()
-                .map(|r| Value::Number(r.balance.into()))
+                .and_then(|r| r.balance.as_ref().ok())
+                .map(|b| Value::Number((*b).into()))
                 .ok_or_else(missing),
         }
     }
