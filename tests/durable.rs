@@ -438,11 +438,12 @@ fn two_attempts_racing_on_two_processes_in_every_store() {
             rolled_back: Some(false),
             at_most_once: true,
         },
-        // The loser adds its points before its receipt is refused: they stay.
+        // The loser adds its points before its receipt is refused: they stay, so
+        // it applied the grant (its row says so) though it returns a stored receipt.
         RaceCase {
             kind: StoreKind::BalanceFirst,
             balance: 200,
-            loser: (false, true),
+            loser: (true, true),
             rolled_back: Some(false),
             at_most_once: false,
         },

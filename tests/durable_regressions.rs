@@ -3,7 +3,7 @@
 mod common;
 
 use common::lab_of;
-use idempotency_lab::lab::{Action, Lab, RegrantCause};
+use idempotency_lab::lab::{Action, Lab, Outcome, RegrantCause};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::GrantPoints;
 
@@ -156,4 +156,64 @@ fn a_grant_made_again_is_told_by_its_cause() {
         retry,
     ];
     assert_eq!(cause(&crashed), Some(RegrantCause::CrashLeftNoReceipt));
+}
+
+/// Two processes race one operation on a store written balance first: the loser
+/// adds its points, then its receipt loses to the winner's and it returns that
+/// receipt. Its row says what the store did (applied: the balance went from 100
+/// to 200), not only what the caller got (the stored receipt, 100).
+#[test]
+fn a_race_lost_after_the_balance_was_written_reads_as_applied() {
+    let mut lab = lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::BalanceFirst,
+        },
+        Action::SetProcesses { count: 2 },
+        Action::SetProcessingTime { ms: 1_000 },
+        send("order-1042"),
+        Action::RetrySame {
+            lose_acknowledgement: false,
+        },
+    ]);
+    lab.skip_to_idle().unwrap();
+    let loser = lab
+        .state()
+        .timeline()
+        .iter()
+        .find(|r| r.attempt.id == 2)
+        .unwrap();
+    let handled = loser.handled.as_ref().unwrap();
+    assert!(handled.conflict, "its receipt lost to the winner's");
+    assert!(matches!(
+        handled.store,
+        Ok(idempotency_lab::StoreOutcome::Replayed(_))
+    ));
+    assert!(handled.points_added && handled.applied());
+    assert_eq!(loser.outcome(), Outcome::Applied);
+    assert_eq!(loser.caller_receipt().unwrap().balance, 100);
+    assert_eq!(lab.state().store().balance("account-7"), 200);
+
+    // On one transaction the loser's staged writes roll back: it added nothing.
+    let mut lab = lab_of(&[
+        Action::SetStore {
+            kind: StoreKind::OneTransaction,
+        },
+        Action::SetProcesses { count: 2 },
+        Action::SetProcessingTime { ms: 1_000 },
+        send("order-1042"),
+        Action::RetrySame {
+            lose_acknowledgement: false,
+        },
+    ]);
+    lab.skip_to_idle().unwrap();
+    let loser = lab
+        .state()
+        .timeline()
+        .iter()
+        .find(|r| r.attempt.id == 2)
+        .unwrap();
+    assert!(loser.handled.as_ref().unwrap().conflict);
+    assert!(!loser.handled.as_ref().unwrap().points_added);
+    assert_eq!(loser.outcome(), Outcome::Replayed);
+    assert_eq!(lab.state().store().balance("account-7"), 100);
 }

@@ -497,8 +497,14 @@ impl Fold {
                 self.last_handled = Some(*attempt);
                 let tracked = self.tracked(*attempt);
                 let steps = &tracked.steps;
+                // Applied, or a balance written on its own that stays when the
+                // receipt then loses to another attempt's (a transaction's staged
+                // writes are gone with its rollback).
+                let points_added = matches!(store, Ok(crate::core::StoreOutcome::Applied(_)))
+                    || steps.contains(&StoreStep::Wrote(Table::Balance));
                 let handling = Handling {
                     at: event.at,
+                    points_added,
                     store: store.clone(),
                     acknowledgement_lost: *acknowledgement_lost,
                     balance_after: *balance,

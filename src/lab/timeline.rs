@@ -48,6 +48,10 @@ pub struct Attempt {
 pub struct Handling {
     pub at: Millis,
     pub store: Result<StoreOutcome, GrantError>,
+    /// This attempt's own writes added the points, and they stand: an applied
+    /// grant, or one written balance first that then lost the race for the receipt
+    /// and returned the winner's (the points it added stay).
+    pub points_added: bool,
     /// The fault struck after the store's work: the answer never left.
     pub acknowledgement_lost: bool,
     /// The account's balance right after.
@@ -93,9 +97,10 @@ impl DurableWrites {
 }
 
 impl Handling {
-    /// Whether the store added the points (not a stored receipt, not a refusal).
+    /// Whether the store added the points: what it did, even where it then
+    /// answered with a stored receipt (not a replay that added nothing, not a refusal).
     pub fn applied(&self) -> bool {
-        matches!(self.store, Ok(StoreOutcome::Applied(_)))
+        self.points_added
     }
 }
 

@@ -358,6 +358,16 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         Some(Ok(StoreOutcome::Applied(r))) => {
             (t.store_applied.to_string(), Some(format!("+{}", r.points)))
         }
+        // Its balance write stands though its receipt lost the race: it added
+        // points, whatever receipt it then returned (the details below say so).
+        Some(Ok(StoreOutcome::Replayed(_)))
+            if row.handled.as_ref().is_some_and(|h| h.points_added) =>
+        {
+            (
+                t.store_applied.to_string(),
+                Some(format!("+{}", grant.points)),
+            )
+        }
         Some(Ok(StoreOutcome::Replayed(_))) => (t.store_replayed.to_string(), None),
         Some(Err(e)) => (
             format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
