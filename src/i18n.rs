@@ -207,6 +207,9 @@ pub struct Texts {
     pub col_caller: &'static str,
     pub col_balance: &'static str,
     pub nth_attempt: fn(Lang, u32) -> String,
+    /// In place of "first" for a request that reuses an earlier request's key
+    /// with other points.
+    pub key_reused: &'static str,
     pub lost_ack_marker: &'static str,
     pub outcome: fn(Outcome) -> &'static str,
     pub store_applied: &'static str,
@@ -510,6 +513,7 @@ static EN: Texts = Texts {
         1 => "first".to_string(),
         n => format!("retry #{}", n - 1),
     },
+    key_reused: "key reused, other points",
     lost_ack_marker: "ack lost",
     outcome: |o| match o {
         Outcome::Applied => "Applied",
@@ -1016,6 +1020,7 @@ static FA: Texts = Texts {
         1 => "تلاش نخست".to_string(),
         n => format!("تلاش دوباره، بار {}", lang.prose_number(n - 1)),
     },
+    key_reused: "کلید تکراری، امتیاز دیگر",
     lost_ack_marker: "تأیید گم شد",
     outcome: |o| match o {
         Outcome::Applied => "اعمال شد",

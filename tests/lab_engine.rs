@@ -68,6 +68,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     assert_eq!(row.truth(), None, "only a timeout has a hidden truth");
     assert_eq!(row.caller_receipt().unwrap().balance, 100);
     assert_eq!(row.attempt.attempt_of_request, 2);
+    assert!(!row.attempt.reuses_key, "a retry is a retry, not a reused key");
     assert_eq!(row.attempt.origin, Origin::RetrySame);
     assert_eq!((row.attempt.sent_at, row.answered_at), (3_000, 3_100));
 
@@ -81,6 +82,10 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     assert_eq!(
         row.attempt.attempt_of_request, 1,
         "other points under the same key are another request, not a retry"
+    );
+    assert!(
+        row.attempt.reuses_key,
+        "nor a first attempt: it reuses a key, and its row says so"
     );
     assert_eq!(row.balance_after, 100);
 
@@ -97,6 +102,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
         "a retry repeats the last request the store did not refuse"
     );
     assert_eq!(row.attempt.attempt_of_request, 1);
+    assert!(!row.attempt.reuses_key, "a fresh key is new");
     assert_eq!(lab.state().store().balance("account-7"), 200);
     let codes: Vec<&str> = lab
         .state()

@@ -256,8 +256,10 @@ impl Fold {
                     .or_insert(0);
                 *count += 1;
                 let attempt_of_request = *count;
-                self.used_keys
+                let new_key = self
+                    .used_keys
                     .insert((grant.account_id.clone(), grant.key.clone()));
+                let reuses_key = attempt_of_request == 1 && !new_key;
                 if !matches!(
                     origin,
                     Origin::Burst | Origin::Redelivered | Origin::AutoRetry
@@ -269,6 +271,7 @@ impl Fold {
                     grant: grant.clone(),
                     origin,
                     attempt_of_request,
+                    reuses_key,
                     lose_acknowledgement: *acknowledgement_will_be_lost,
                     process: *process,
                     sent_at: event.at,

@@ -33,6 +33,10 @@ pub struct Attempt {
     /// 2 for its first retry, ... A request that reuses a key with other points is
     /// not a retry: it starts at 1 (and the store will say what it makes of it).
     pub attempt_of_request: u32,
+    /// The first attempt of a request whose key an earlier request of the account
+    /// used with other points: not a retry, and not a new operation either (the
+    /// store will say what it makes of it).
+    pub reuses_key: bool,
     pub lose_acknowledgement: bool,
     /// The process it was sent to.
     pub process: ProcessNumber,

@@ -482,6 +482,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                     {match (row.attempt.redelivery_of, row.attempt.retry_of) {
                         (Some(original), _) => (t.redelivery_of)(lang, original),
                         (None, Some(previous)) => (t.retry_of)(lang, previous),
+                        (None, None) if row.attempt.reuses_key => t.key_reused.to_string(),
                         (None, None) => (t.nth_attempt)(lang, row.attempt.attempt_of_request),
                     }}
                     " · "
