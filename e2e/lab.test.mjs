@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { labSuite, rows, lastRow, balanceOf, skipToIdle, setSetting, ARTIFACTS } from './harness.mjs';
+import { labSuite, rows, lastRow, balanceOf, skipToIdle, setSetting, setSpeed, virtualNow, ARTIFACTS } from './harness.mjs';
 
 /** One server and browser for the file; each test gets a fresh, checked lab. */
 const suite = labSuite();
@@ -54,6 +54,62 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
     );
     assert.match(await page.getByTestId('retry-target').textContent(), /Retries resend: account-7 · order-1042-fresh-1 · \+100/);
     assert.equal(await page.getByTestId('receipt-row').count(), 2);
+  }));
+
+test('the four numbered steps reach the article numbers, 125 included, in four clicks', async () => {
+  for (const [lang, doStep, bringBack] of [['en', 'Do step', 'Bring back the previous session'], ['fa', 'انجام گام', null]]) {
+    await withLab({ query: `?lang=${lang}` }, async (page) => {
+      // Something done already: step 1 starts afresh, and says so.
+      await page.getByRole('button', { name: lang === 'en' ? 'Send' : 'ارسال', exact: true }).click();
+      await skipToIdle(page);
+      const facts = () => rows(page).evaluateAll((els) => els.map((e) => [e.dataset.outcome, e.dataset.receiptBalance ?? null, e.dataset.currentBalance])) ;
+      for (let step = 1; step <= 4; step += 1) {
+        const button = page.getByTestId(`do-step-${step}`);
+        assert.match(await button.textContent(), new RegExp(`^${doStep} `));
+        await button.click();
+        await skipToIdle(page);
+      }
+      assert.deepEqual(await facts(), [
+        ['timeout-applied', null, '100'],
+        ['replayed', '100', '100'],
+        ['rejected', null, '100'],
+        ['applied', '125', '125'],
+        ['replayed', '100', '125'],
+      ], `${lang}: the article's numbers`);
+      assert.equal(await balanceOf(page, 'account-7'), '125');
+      if (bringBack) {
+        assert.equal(await page.getByTestId('bring-back').textContent(), bringBack, 'the earlier work can come back');
+        await page.getByTestId('bring-back').click();
+        assert.deepEqual(await facts(), [['applied', '100', '100']]);
+      }
+    });
+  }
+});
+
+test('a row appears when a request is sent and says what is known while its caller waits', () =>
+  withLab({}, async (page) => {
+    await setSpeed(page, 'Clock stopped');
+    await page.getByLabel('Lose acknowledgement').check();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    // Sent, not yet handled: a waiting row with no balance; nobody has heard.
+    const row = lastRow(page);
+    await assert.doesNotReject(row.waitFor());
+    assert.equal(await row.getAttribute('data-outcome'), 'pending');
+    assert.equal(await row.getAttribute('data-attempt'), '1');
+    assert.equal(await row.getAttribute('data-current-balance'), null);
+    assert.match(await row.locator('td.caller').textContent(), /no answer yet/);
+    // Slowly on: the store applies it at 100 ms, its caller waits until 3,000 ms
+    // (12 s at this speed). The row says what the store did, the chart draws it.
+    await setSpeed(page, '0.25x');
+    await page.locator('[data-testid=timeline-row][data-current-balance="100"]').waitFor();
+    assert.equal(await rows(page).count(), 1);
+    assert.equal(await row.getAttribute('data-outcome'), 'pending');
+    assert.ok((await virtualNow(page)) < 3_000, 'its caller still waits');
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    assert.equal(await page.getByTestId('balance-chart').count(), 1, 'the chart is not empty');
+    await skipToIdle(page);
+    assert.equal(await rows(page).count(), 1, 'the same row, answered');
+    await expectLast(page, 'timeout-applied', { receipt: null, current: '100' });
   }));
 
 test('a receipt is not the current balance: later 25, then retry the first', () =>

@@ -367,6 +367,16 @@ function measureTables() {
       }
     }
   }
+  // Nothing in any panel runs out of it (a long key in the inbox, say).
+  for (const panel of document.querySelectorAll('section.panel')) {
+    const pbox = panel.getBoundingClientRect();
+    if (pbox.width === 0) continue;
+    const leaves = [...panel.querySelectorAll('*')].filter((e) => e.children.length === 0 && !e.closest('.table-scroll, [hidden], .sr-only, .visually-hidden') && e.getClientRects().length > 0);
+    for (const e of leaves) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && !within(r, pbox) && getComputedStyle(e).position !== 'absolute') problems.push(`${panel.className}: ${name(e)} ${span(r)} runs out of its panel ${span(pbox)}`);
+    }
+  }
   const timeline = document.querySelector('section.timeline');
   const style = getComputedStyle(timeline);
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
@@ -423,6 +433,8 @@ test('2. every column fits at 1024 px, at 200% zoom and at 360 px, with long key
     await skipToIdle(page);
     await button(page, EN.retryFresh).click();
     await skipToIdle(page);
+    // With confirmation emails on, the long keys reach the inbox too.
+    await field(page, 'Send confirmation email').check();
     await field(page, EN.key).fill(longKey);
     await button(page, EN.send).click();
     await skipToIdle(page);
@@ -1196,6 +1208,30 @@ test('Also: an import and a link opened in the tab replace the session and offer
       await page.getByTestId('bring-back').click();
       assert.deepEqual(await keys(page), ['order-1042', 'order-2'], `${t.lang}: the session before the link is back`);
     });
+  });
+});
+
+test('Also: a link that opens a walkthrough step and a session still offers the person\'s own session back in the sandbox', async () => {
+  await withLab({}, async (page) => {
+    await button(page, EN.send).click();
+    await skipToIdle(page);
+    await button(page, EN.copyLink).click();
+    const token = (await page.getByTestId('permalink').inputValue()).split('#state=')[1];
+    await field(page, EN.key).fill('order-2');
+    await button(page, EN.send).click();
+    await skipToIdle(page);
+    assert.deepEqual(await keys(page), ['order-1042', 'order-2'], 'the person\'s own session');
+
+    await page.goto(`${suite.server.url}?scenario=s1&step=1#state=${token}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.getByTestId('step-counter').waitFor();
+    await button(page, 'Back to the sandbox').click();
+    await page.locator('[data-testid="timeline"][data-total="1"]').waitFor({ timeout: 5000 });
+    assert.deepEqual(await keys(page), ['order-1042'], 'the link\'s session');
+    assert.equal(await noticeText(page), EN.linkOpened);
+    await page.getByTestId('bring-back').click();
+    assert.deepEqual(await keys(page), ['order-1042', 'order-2'], 'the person\'s own session is back');
+    assert.equal(await noticeText(page), EN.broughtBack);
   });
 });
 

@@ -34,6 +34,33 @@ const WALK = ['timeout-applied', 'replayed', 'rejected', 'applied'];
 /** Stress run 1 of a fresh lab: its SplitMix64 chooser, seeded with 1, makes 6,923 of the 10,000 grants distinct. */
 const STRESS_DISTINCT = 6923;
 
+test('Copy link says whether the link reached the clipboard', async () => {
+  // Granted: copied, and the clipboard holds the link shown.
+  await withLab({}, async (page, lab) => {
+    await lab.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await send(page);
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    const said = page.locator('[data-testid="link-copied"][data-copied="true"]');
+    await said.waitFor();
+    assert.equal((await said.textContent()).trim(), 'Copied to the clipboard.');
+    const link = await page.getByTestId('permalink').inputValue();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  });
+  // Refused by the browser, or no clipboard at all: shown, and said not copied.
+  for (const initScript of [
+    'navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));',
+    'Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined });',
+  ]) {
+    await withLab({ initScript }, async (page) => {
+      await page.getByRole('button', { name: 'Copy link to this state' }).click();
+      const said = page.locator('[data-testid="link-copied"][data-copied="false"]');
+      await said.waitFor();
+      assert.match(await said.textContent(), /^Not copied: /);
+      assert.match(await page.getByTestId('permalink').inputValue(), /#state=/, 'the link is still there to copy');
+    });
+  }
+});
+
 test('a permalink opens the same state in a fresh browser', async () => {
   let link;
   await withLab({}, async (page) => {
@@ -243,6 +270,24 @@ test('stress: 10,000 grants with 30% duplicates end with the right balance and a
     assert.equal(await rows(page).count(), 25, 'only one page of rows is rendered');
     await page.getByRole('button', { name: 'Older' }).click();
     assert.match(await page.getByTestId('pager').textContent(), /Attempts 9951–9975 of 10000/);
+  }));
+
+test('stress: the button says how far its run has got, and a second press starts nothing but says why', () =>
+  withLab({}, async (page) => {
+    const stress = page.getByTestId('stress');
+    const progress = page.getByTestId('stress-progress');
+    assert.equal((await progress.textContent()).trim(), '');
+    assert.equal(await stress.getAttribute('aria-disabled'), 'false');
+    await stress.click();
+    await page.waitForFunction(() => /Stress run under way: [1-9][0-9,]* of 10,000 answered/.test(document.querySelector('[data-testid="stress-progress"]').textContent));
+    assert.equal(await stress.getAttribute('aria-disabled'), 'true');
+    await stress.click();
+    assert.match(await page.getByTestId('notice').textContent(), /^No new stress run: the last one is still under way \([0-9,]+ of 10,000 answered\)/);
+    await skipToIdle(page, { timeout: 60_000 });
+    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '0', 'no second run queued');
+    assert.equal((await progress.textContent()).trim(), '', 'done: nothing to report');
+    assert.equal(await stress.getAttribute('aria-disabled'), 'false');
   }));
 
 test('while a run is skipped to its end the timeline holds still, then shows the newest rows', () =>

@@ -368,16 +368,46 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
     // Let the world run until the grant is applied, but not as far as the deadline.
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="clock"]').dataset.now) >= 200);
     await button(page, 'Undo').click();
-    // Back to just after the send: the caller still waits, so the clock is stopped.
+    // Back to just after the send: the caller still waits, so the clock is stopped,
+    // and the page says so and why.
     assert.equal(await speedControl(page).inputValue(), '0', 'the speed control shows Paused');
+    assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped at this earlier moment/);
+    assert.match(await page.getByTestId('world-state').textContent(), /^Clock stopped: .* work due/);
     assert.equal(await virtualNow(page), 0, 'the time that passed after the undone action went with it');
     assert.equal(await clock(page).getAttribute('data-idle'), 'false');
     await sleep(300);
     assert.equal(await virtualNow(page), 0, 'and it stays there');
-    assert.equal(await rows(page).count(), 0);
+    assert.deepEqual(
+      await rows(page).evaluateAll((els) => els.map((e) => [e.dataset.attempt, e.dataset.outcome, e.dataset.currentBalance ?? null])),
+      [['1', 'pending', null]],
+      'sent, not yet handled',
+    );
     await skipToIdle(page);
+    assert.equal(await page.getByTestId('notice').count(), 0, 'running on, the notice is done');
+    assert.match(await page.getByTestId('world-state').textContent(), /^Idle/);
     assert.equal(await virtualNow(page), 1500, 'the caller timeout in force was the redone 1500 ms');
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'timeout-applied');
+  }));
+
+test('undo then redo while a caller waits: the clock stops where the redo lands, and the page says so', () =>
+  withLab({}, async (page) => {
+    await loseAck(page);
+    await send(page);
+    await page.getByRole('button', { name: 'Check balance' }).click();
+    // Within the caller's 3 s: back over the read, then forward again.
+    await button(page, 'Undo').click();
+    await setSpeed(page, '1x');
+    assert.equal(await page.getByTestId('notice').count(), 0, 'choosing a speed ends the notice');
+    await button(page, 'Redo').click();
+    assert.equal(await speedControl(page).inputValue(), '0');
+    assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped/);
+    assert.match(await page.getByTestId('world-state').textContent(), /^Clock stopped/);
+    const stoppedAt = await virtualNow(page);
+    assert.ok(stoppedAt < 3_000, 'the caller still waits');
+    // Running on, its caller gives up at its deadline as it would have.
+    await setSpeed(page, '4x');
+    await page.locator('[data-testid=timeline-row][data-attempt="1"][data-outcome="timeout-applied"]').waitFor({ timeout: 10_000 });
+    assert.match(await page.getByTestId('world-state').textContent(), /^Idle/);
   }));
 
 test('the speed control: Paused stops the clock, 4x reaches the deadline sooner than 1x', () =>

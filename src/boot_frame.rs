@@ -41,7 +41,14 @@ fn frame(lang: Lang) -> String {
     let steps: String = t
         .how_to
         .iter()
-        .map(|step| format!("<li>{}</li>", escape(step)))
+        .enumerate()
+        .map(|(i, step)| {
+            format!(
+                r#"<li>{} <button class="do-step" disabled>{}</button></li>"#,
+                escape(step),
+                escape(&(t.how_to_do)(lang, i + 1))
+            )
+        })
         .collect();
     format!(
         concat!(

@@ -84,6 +84,19 @@ fn fa_seconds(ms: u64) -> String {
 }
 
 /// A number in Persian prose.
+/// A count with a comma between thousands: 10,000.
+fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn fa(n: impl std::fmt::Display) -> String {
     Lang::Fa.prose_number(n)
 }
@@ -175,7 +188,10 @@ pub struct Texts {
     pub title: &'static str,
     pub tagline: &'static str,
     pub language_name: &'static str,
+    /// The article's story in four steps (`lab::story_step` carries each out).
     pub how_to: [&'static str; 4],
+    /// The button that carries out one of those steps.
+    pub how_to_do: fn(Lang, usize) -> String,
     pub request: &'static str,
     pub account: &'static str,
     pub key: &'static str,
@@ -218,6 +234,8 @@ pub struct Texts {
     pub caller_receipt: &'static str,
     pub caller_error: &'static str,
     pub caller_timeout: &'static str,
+    /// The caller cell of a row whose caller has heard nothing yet.
+    pub caller_waiting: &'static str,
     pub chart_title: &'static str,
     pub chart_current: &'static str,
     pub chart_receipt: &'static str,
@@ -252,6 +270,10 @@ pub struct Texts {
     pub reset_done: &'static str,
     pub link_opened: &'static str,
     pub brought_back: &'static str,
+    /// Undo or redo stopped the clock at a moment with work still due.
+    pub clock_stopped: &'static str,
+    /// The world has work due, but the clock is stopped.
+    pub stopped_with_work: &'static str,
     /// The lab saved a session in another tab of this browser.
     pub other_tab: &'static str,
     pub step: &'static str,
@@ -260,6 +282,10 @@ pub struct Texts {
     pub share: &'static str,
     pub copy_link: &'static str,
     pub link_hint: &'static str,
+    /// Whether the link reached the clipboard: asking, copied, refused.
+    pub link_copying: &'static str,
+    pub link_copied: &'static str,
+    pub link_not_copied: &'static str,
     pub export: &'static str,
     pub import: &'static str,
     pub imported: fn(Lang, usize) -> String,
@@ -270,6 +296,10 @@ pub struct Texts {
     pub session_error: fn(&SessionError) -> String,
     pub open_full: &'static str,
     pub stress: fn(Lang) -> String,
+    /// A stress run under way: how many of its callers have heard back, of how many.
+    pub stress_progress: fn(Lang, u32, u32) -> String,
+    /// The stress button pressed while a run is under way.
+    pub stress_refused: fn(Lang, u32, u32) -> String,
     pub newer: &'static str,
     pub older: &'static str,
     pub latest: &'static str,
@@ -471,11 +501,12 @@ static EN: Texts = Texts {
     tagline: "Break a retry, then fix it: see why a resent “grant 100 points” must not grant twice.",
     language_name: "English",
     how_to: [
-        "Switch on “Lose acknowledgement” and press Send: the points are added, but the caller only hears a timeout.",
-        "Press “Retry (same key)”: the store recognises the key and hands back the stored receipt. Nothing is added.",
-        "Change the points and send again with the same key: the store refuses, because one key must mean one request.",
-        "Press “Retry (fresh key)”: a new key is a new operation, and the points are added a second time.",
+        "Lose the acknowledgement: 100 points for order-1042 reach the store (balance 100), but the caller hears only a timeout.",
+        "Retry with the same key: the store knows order-1042 and returns its stored receipt (balance 100). Nothing is added.",
+        "Change the payload: order-1042 again, now for 200 points, is refused. One key means one request.",
+        "A later purchase adds 25 (balance 125). Retry the first grant: its receipt still says 100; the account holds 125.",
     ],
+    how_to_do: |_, step| format!("Do step {step}"),
     request: "Request",
     account: "Account",
     key: "Key",
@@ -516,6 +547,7 @@ static EN: Texts = Texts {
     key_reused: "key reused, other points",
     lost_ack_marker: "ack lost",
     outcome: |o| match o {
+        Outcome::Pending => "Waiting for an answer",
         Outcome::Applied => "Applied",
         Outcome::Replayed => "Stored receipt",
         Outcome::Rejected => "Rejected",
@@ -533,6 +565,7 @@ static EN: Texts = Texts {
     caller_receipt: "receipt, balance",
     caller_error: "error:",
     caller_timeout: "timeout: outcome unknown",
+    caller_waiting: "no answer yet: still waiting",
     chart_title: "Balance after each attempt:",
     chart_current: "current balance (the store’s)",
     chart_receipt: "balance printed on the receipt the caller got (may be older than now)",
@@ -632,13 +665,18 @@ static EN: Texts = Texts {
     reset_done: "The lab was reset.",
     link_opened: "The link's session is open in place of the one you had.",
     brought_back: "The previous session is back.",
+    clock_stopped: "The clock is stopped at this earlier moment, so you can look at it: work is still due here. Choose a speed, or Skip to idle, to run on.",
+    stopped_with_work: "Clock stopped: callers, the queue or the consumer have work due. Choose a speed, or Skip to idle, to run on.",
     other_tab: "The lab is also open in another tab. Each tab keeps its own session when reloaded; a new tab opens the one saved last. Export a session to keep it for sure.",
     step: "Step: one delivery",
     step_hint: "While the consumer is paused: it takes one delivery and applies it, then pauses again. With two processes, each consumer takes one from its own queue.",
     language: "Language",
     share: "Share and save",
     copy_link: "Copy link to this state",
-    link_hint: "Link to this exact state (also copied, where the browser allows):",
+    link_hint: "Link to this exact state:",
+    link_copying: "Copying it to the clipboard…",
+    link_copied: "Copied to the clipboard.",
+    link_not_copied: "Not copied: this browser did not allow it here. Select the link and copy it yourself.",
     export: "Export JSON",
     import: "Import JSON",
     imported: |_, n| match n {
@@ -673,6 +711,16 @@ static EN: Texts = Texts {
     },
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
+    stress_progress: |_, answered, total| {
+        format!("Stress run under way: {} of {} answered. Skip to idle finishes it now.", grouped(answered), grouped(total))
+    },
+    stress_refused: |_, answered, total| {
+        format!(
+            "No new stress run: the last one is still under way ({} of {} answered). Wait for it, or Skip to idle to finish it now.",
+            grouped(answered),
+            grouped(total)
+        )
+    },
     newer: "Newer",
     older: "Older",
     latest: "Latest",
@@ -977,11 +1025,12 @@ static FA: Texts = Texts {
     tagline: "ببین تلاش دوباره کجا خرابکاری می‌کند و چطور درستش کنی: چرا فرستادن دوبارهٔ «۱۰۰ امتیاز بده» نباید دو بار امتیاز بدهد.",
     language_name: "فارسی",
     how_to: [
-        "«گم‌شدن تأیید» را روشن کن و «ارسال» را بزن: امتیاز اضافه می‌شود، ولی فراخواننده فقط با پایان مهلت (timeout) روبه‌رو می‌شود.",
-        "«تلاش دوباره (همان کلید)» را بزن: مخزن کلید را می‌شناسد و همان رسید ذخیره‌شده را برمی‌گرداند. چیزی اضافه نمی‌شود.",
-        "امتیاز را عوض کن و با همان کلید دوباره بفرست: مخزن رد می‌کند، چون هر کلید فقط یک درخواست را نام می‌برد.",
-        "«تلاش دوباره (کلید تازه)» را بزن: کلید تازه یعنی عملیات تازه، و امتیاز برای بار دوم اضافه می‌شود.",
+        "تأیید گم می‌شود: ۱۰۰ امتیازِ order-1042 به مخزن می‌رسد (موجودی ۱۰۰)، ولی فراخواننده فقط پایان مهلت (timeout) را می‌بیند.",
+        "تلاش دوباره با همان کلید: مخزن order-1042 را می‌شناسد و رسید ذخیره‌شده‌اش را برمی‌گرداند (موجودی ۱۰۰). چیزی اضافه نمی‌شود.",
+        "محتوا عوض می‌شود: order-1042 این بار با ۲۰۰ امتیاز رد می‌شود. هر کلید یعنی یک درخواست.",
+        "خرید بعدی ۲۵ امتیاز می‌افزاید (موجودی ۱۲۵). تلاش دوباره برای نخستین اعطا: رسیدش هنوز ۱۰۰ می‌گوید؛ حساب ۱۲۵ دارد.",
     ],
+    how_to_do: |lang, step| format!("انجام گام {}", lang.prose_number(step)),
     request: "درخواست",
     account: "حساب",
     key: "کلید",
@@ -1023,6 +1072,7 @@ static FA: Texts = Texts {
     key_reused: "کلید تکراری، امتیاز دیگر",
     lost_ack_marker: "تأیید گم شد",
     outcome: |o| match o {
+        Outcome::Pending => "در انتظار پاسخ",
         Outcome::Applied => "اعمال شد",
         Outcome::Replayed => "رسید ذخیره‌شده",
         Outcome::Rejected => "رد شد",
@@ -1040,6 +1090,7 @@ static FA: Texts = Texts {
     caller_receipt: "رسید، موجودی",
     caller_error: "خطا:",
     caller_timeout: "مهلت گذشت: نتیجه نامعلوم",
+    caller_waiting: "هنوز پاسخی نرسیده: در انتظار",
     chart_title: "موجودی پس از هر تلاش:",
     chart_current: "موجودی فعلی (در مخزن)",
     chart_receipt: "موجودیِ چاپ‌شده روی رسیدی که فراخواننده گرفت (شاید قدیمی‌تر از اکنون)",
@@ -1181,13 +1232,18 @@ static FA: Texts = Texts {
     reset_done: "آزمایشگاه بازنشانی شد.",
     link_opened: "نشستِ پیوند به جای نشستی که داشتی باز شد.",
     brought_back: "نشست پیشین بازگشت.",
+    clock_stopped: "ساعت در همین لحظهٔ پیشین ایستاده تا بتوانید آن را ببینید: اینجا هنوز کاری مانده است. برای ادامه، سرعتی برگزینید یا «پرش تا بیکاری» را بزنید.",
+    stopped_with_work: "ساعت ایستاده است: فراخواننده‌ها، صف یا مصرف‌کننده کاری در پیش دارند. برای ادامه، سرعتی برگزینید یا «پرش تا بیکاری» را بزنید.",
     other_tab: "آزمایشگاه در زبانهٔ دیگری هم باز است. هر زبانه با بارگذاری دوباره نشست خودش را نگه می‌دارد؛ زبانهٔ تازه آخرین نشستِ ذخیره‌شده را باز می‌کند. برای نگه‌داشتنِ مطمئن، نشست را برون‌بُرد کن.",
     step: "یک گام: یک تحویل",
     step_hint: "وقتی مصرف‌کننده متوقف است: یک تحویل را برمی‌دارد و اعمال می‌کند، سپس دوباره می‌ایستد. با دو فرایند، هر مصرف‌کننده یکی از صف خودش برمی‌دارد.",
     language: "زبان",
     share: "هم‌رسانی و نگه‌داری",
     copy_link: "رونوشت پیوند به همین وضعیت",
-    link_hint: "پیوند به همین وضعیت (اگر مرورگر اجازه داده باشد، رونوشت هم گرفته شده است):",
+    link_hint: "پیوند به همین وضعیت:",
+    link_copying: "در حال رونوشت در کلیپ‌بورد…",
+    link_copied: "در کلیپ‌بورد رونوشت شد.",
+    link_not_copied: "رونوشت نشد: این مرورگر اینجا اجازه نداد. پیوند را برگزینید و خودتان رونوشت کنید.",
     export: "برون‌بُرد JSON",
     import: "درون‌بُرد JSON",
     imported: |lang, n| format!("نشست درون‌بُرد شد: {} کنش دوباره اجرا شد.", lang.prose_number(n)),
@@ -1243,6 +1299,20 @@ static FA: Texts = Texts {
             "آزمون بار: {} درخواست، {}٪ تکراری",
             lang.prose_number("10,000").replace(',', "٬"),
             lang.prose_number(30)
+        )
+    },
+    stress_progress: |lang, answered, total| {
+        format!(
+            "آزمون بار در جریان است: {} از {} پاسخ گرفته‌اند. «پرش تا بیکاری» آن را همین حالا به پایان می‌رساند.",
+            lang.prose_number(grouped(answered)).replace(',', "٬"),
+            lang.prose_number(grouped(total)).replace(',', "٬")
+        )
+    },
+    stress_refused: |lang, answered, total| {
+        format!(
+            "آزمون بار تازه‌ای آغاز نشد: آزمون پیشین هنوز در جریان است ({} از {} پاسخ گرفته‌اند). صبر کنید، یا با «پرش تا بیکاری» همین حالا آن را به پایان برسانید.",
+            lang.prose_number(grouped(answered)).replace(',', "٬"),
+            lang.prose_number(grouped(total)).replace(',', "٬")
         )
     },
     newer: "تازه‌تر",

@@ -45,8 +45,14 @@ fn every_language_has_its_frame_with_its_own_words() {
             r#"<button class="reset" disabled>{}</button>"#,
             t.reset
         )));
-        for step in t.how_to {
-            assert!(frame.contains(&format!("<li>{step}</li>")), "{step}");
+        for (i, step) in t.how_to.iter().enumerate() {
+            let button = (t.how_to_do)(lang, i + 1);
+            assert!(
+                frame.contains(&format!(
+                    r#"<li>{step} <button class="do-step" disabled>{button}</button></li>"#
+                )),
+                "{step}"
+            );
         }
         // Its own language's button is the pressed one.
         assert!(frame.contains(&format!(
@@ -60,10 +66,10 @@ fn every_language_has_its_frame_with_its_own_words() {
 #[test]
 fn the_frame_is_written_only_between_its_markers() {
     assert!(rewrite("<html></html>").is_none());
-    let page = format!("a{START}old{END}b");
+    let page = format!("a{START}the-old-frame{END}b");
     let new = rewrite(&page).unwrap();
     assert!(new.starts_with(&format!("a{START}\n")) && new.ends_with(&format!("{END}b")));
-    assert!(!new.contains("old"));
+    assert!(!new.contains("the-old-frame"));
     assert!(!render().contains("<script"));
 }
 

@@ -112,13 +112,31 @@ fn the_chart_draws_only_the_newest_attempts() {
     assert_eq!(chart.attempts, CHART_MAX_ATTEMPTS);
     assert_eq!(chart.receipts.len(), CHART_MAX_ATTEMPTS);
     assert!(chart.unseen.is_empty());
-    let balances: Vec<i32> = chart.receipts.iter().map(|m| m.balance).collect();
+    // The newest attempts sent, in sending order, each with the receipt its
+    // caller got (the consumer took them in another order).
+    let first_drawn = 500 - CHART_MAX_ATTEMPTS as u64 + 1;
+    let drawn: Vec<(u64, i32)> = chart
+        .receipts
+        .iter()
+        .map(|m| (m.attempt, m.balance))
+        .collect();
+    let rows = lab.state().timeline();
+    let newest: Vec<(u64, i32)> = rows[rows.len() - CHART_MAX_ATTEMPTS..]
+        .iter()
+        .map(|r| (r.attempt.id, r.caller_receipt().unwrap().balance))
+        .collect();
+    assert_eq!(drawn, newest);
     assert_eq!(
-        balances,
-        (500 - CHART_MAX_ATTEMPTS as i32 + 1..=500).collect::<Vec<_>>()
+        drawn.iter().map(|d| d.0).collect::<Vec<_>>(),
+        (first_drawn..=500).collect::<Vec<_>>()
     );
-    assert_eq!(chart.max_balance, 500);
-    assert_eq!(chart.start_balance, 500 - CHART_MAX_ATTEMPTS as i32);
+    let highest = newest.iter().map(|d| d.1).max().unwrap();
+    assert_eq!(chart.max_balance, highest);
+    assert_eq!(
+        chart.start_balance,
+        rows[rows.len() - CHART_MAX_ATTEMPTS - 1].balance_after,
+        "where the attempt before the first drawn left the line"
+    );
 }
 
 #[test]
@@ -169,8 +187,8 @@ fn a_lost_acknowledgement_is_drawn_at_its_own_balance_not_at_the_deadline() {
     // Applied at 200 ms, long before the first caller's deadline.
     send(&mut lab, "order-1043", 25, false);
     let rows = lab.state().timeline();
-    assert_eq!(rows[1].answered_at, 3_000);
-    assert_eq!(rows[1].balance_after, 125, "read at the deadline");
+    assert_eq!(rows[0].answered_at, Some(3_000));
+    assert_eq!(rows[0].balance_after, 125, "read at the deadline");
     let chart = balance_chart(rows, "account-7");
     assert_eq!(chart.unseen.len(), 1);
     assert_eq!(chart.unseen[0].balance, 100, "the receipt it never got");
@@ -375,7 +393,8 @@ fn after_a_restart_the_scale_comes_back_to_zero() {
 #[test]
 fn attempt_labels_are_the_timeline_numbers_at_their_marks() {
     // The lost acknowledgement (attempt 1) is answered at its deadline, after
-    // attempt 2: the timeline lists 2 before 1, and so does the chart.
+    // attempt 2: the timeline lists them as sent, 1 before 2, and so does the
+    // chart.
     let mut lab = Lab::new();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("order-1042", "account-7", 100),
@@ -389,17 +408,17 @@ fn attempt_labels_are_the_timeline_numbers_at_their_marks() {
         .iter()
         .map(|r| r.attempt.id)
         .collect();
-    assert_eq!(timeline, [2, 1]);
+    assert_eq!(timeline, [1, 2]);
     let chart = chart_of(&lab);
     let labels: Vec<u64> = chart.attempt_ticks.iter().map(|t| t.attempt).collect();
     assert_eq!(labels, timeline);
     assert_eq!(chart.receipts[0].attempt, 2);
     assert_eq!(chart.unseen[0].attempt, 1);
     assert_eq!(
-        chart.attempt_ticks[0].x, chart.receipts[0].x,
+        chart.attempt_ticks[1].x, chart.receipts[0].x,
         "the label sits under its mark"
     );
-    assert_eq!(chart.attempt_ticks[1].x, chart.unseen[0].x);
+    assert_eq!(chart.attempt_ticks[0].x, chart.unseen[0].x);
     let summary = chart.summary().unwrap();
     assert_eq!((summary.first_attempt, summary.last_attempt), (1, 2));
 
@@ -540,8 +559,12 @@ fn the_text_equivalent_of_a_long_run_lists_only_the_newest_rows() {
         (summary.first_attempt, summary.last_attempt),
         (lowest, highest)
     );
-    assert!(lowest > 1 && highest == 200);
-    assert_eq!((summary.from, summary.to), (80, 200));
+    assert_eq!((lowest, highest), (81, 200), "the newest sent");
+    let before = &timeline[timeline.len() - CHART_MAX_ATTEMPTS - 1];
+    assert_eq!(
+        (summary.from, summary.to),
+        (before.balance_after, timeline.last().unwrap().balance_after)
+    );
 }
 
 #[test]
@@ -690,4 +713,40 @@ fn many_attempts_draw_smaller_marks() {
         .starts_with(r#"<g class="dense">"#));
     let few = chart_of(&lesson()).plot_markup(None);
     assert!(!few.contains("dense"));
+}
+
+#[test]
+fn the_attempt_axis_is_in_sending_order_with_bursts_and_two_processes() {
+    // Two processes share the burst round-robin; the consumers take the waiting
+    // producers out of line, and the callers past the deadline give up together.
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetProcesses { count: 2 }).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "account-7".into(),
+        points: 1,
+        count: 80,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let chart = chart_of(&lab);
+    assert_eq!(chart.attempts, 80);
+    let mut marks: Vec<(f64, u64)> = chart
+        .receipts
+        .iter()
+        .chain(&chart.unseen)
+        .map(|m| (m.x, m.attempt))
+        .collect();
+    assert!(
+        !chart.unseen.is_empty(),
+        "some were applied after their deadline"
+    );
+    marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let attempts: Vec<u64> = marks.iter().map(|m| m.1).collect();
+    assert_eq!(
+        attempts,
+        (1..=80).collect::<Vec<_>>(),
+        "left to right as sent"
+    );
+    let ticks: Vec<u64> = chart.attempt_ticks.iter().map(|t| t.attempt).collect();
+    assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
 }

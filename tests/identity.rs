@@ -31,10 +31,10 @@ fn another_accounts_key_reads_no_receipt_and_changes_no_balance() {
     let refused = row(&lab, 2);
     assert_eq!(
         refused.caller,
-        Err(GrantError::Forbidden {
+        Some(Err(GrantError::Forbidden {
             signed_in: "account-8".into(),
             named: "account-7".into(),
-        })
+        }))
     );
     assert_eq!(refused.outcome(), Outcome::Forbidden);
     assert!(refused.never_handled && refused.handled.is_none());

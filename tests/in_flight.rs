@@ -28,9 +28,9 @@ fn retry_later_answers_the_duplicate_at_once_and_the_store_never_sees_it() {
     let lab = duplicate_in_flight(InFlightPolicy::RetryLater, &[]);
     // Told before the first is done: it has a row already, at the moment it was sent.
     let second = row(&lab, 2);
-    assert_eq!(second.caller, Err(GrantError::InProgress));
+    assert_eq!(second.caller, Some(Err(GrantError::InProgress)));
     assert_eq!(second.outcome(), Outcome::InProgress);
-    assert_eq!(second.answered_at, 0);
+    assert_eq!(second.answered_at, Some(0));
     assert_eq!(
         second.met_in_progress,
         Some(MetInProgress {
@@ -89,7 +89,7 @@ fn with_no_record_the_duplicate_queues_behind_and_the_store_returns_the_receipt(
     assert_eq!(row(&lab, 2).met_in_progress, None);
     // One consumer works in order: the duplicate waited in the queue, a second
     // of work after the first.
-    assert_eq!(row(&lab, 2).answered_at, 2_000);
+    assert_eq!(row(&lab, 2).answered_at, Some(2_000));
     assert!(lab
         .state()
         .world()
@@ -207,7 +207,7 @@ fn a_waiter_whose_deadline_passes_gives_up_and_is_never_handled() {
         &[Action::SetCallerTimeout { ms: 500 }],
     ));
     let second = row(&lab, 2);
-    assert_eq!(second.caller, Err(GrantError::Timeout));
+    assert_eq!(second.caller, Some(Err(GrantError::Timeout)));
     assert!(second.never_handled);
     assert_eq!(
         second.truth(),
@@ -233,7 +233,7 @@ fn a_caller_that_gives_up_while_waiting_for_room_takes_its_record_back() {
     ]));
     // Attempt 17 waited for room, gave up, and its record went with it; the
     // burst's records stay while their deliveries wait in the paused queue.
-    assert_eq!(row(&lab, 17).caller, Err(GrantError::Timeout));
+    assert_eq!(row(&lab, 17).caller, Some(Err(GrantError::Timeout)));
     let records = lab.state().world().in_progress_records();
     assert_eq!(records.len(), 16);
     assert!(records.iter().all(|(r, _)| r.key != "order-1042"));
@@ -292,7 +292,7 @@ fn a_duplicate_waiting_in_a_process_that_ends_hears_so_at_once() {
     lab.dispatch(Action::SetProcesses { count: 1 }).unwrap();
     let second = row(&lab, 2);
     assert_eq!(second.outcome(), Outcome::ProcessEnded);
-    assert_eq!(second.answered_at, 300);
+    assert_eq!(second.answered_at, Some(300));
     let lab = idle(lab);
     assert_eq!(row(&lab, 1).outcome(), Outcome::Applied);
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
@@ -307,7 +307,7 @@ fn a_waiter_is_answered_from_the_store_without_doing_the_work_again() {
         &[Action::SetProcessingTime { ms: 2_000 }],
     ));
     assert_eq!(row(&lab, 2).outcome(), Outcome::Replayed);
-    assert_eq!(row(&lab, 2).answered_at, 2_000);
+    assert_eq!(row(&lab, 2).answered_at, Some(2_000));
     assert_eq!(row(&lab, 2).handled.as_ref().map(|h| h.at), Some(2_000));
 }
 
@@ -373,9 +373,9 @@ fn a_waiter_answered_from_the_store_still_loses_an_armed_acknowledgement() {
         },
     ]));
     let second = row(&lab, 2);
-    assert_eq!(second.caller, Err(GrantError::Timeout));
+    assert_eq!(second.caller, Some(Err(GrantError::Timeout)));
     // The caller hears nothing and gives up at its deadline.
-    assert_eq!(second.answered_at, 3_000);
+    assert_eq!(second.answered_at, Some(3_000));
     let handled = second.handled.as_ref().unwrap();
     assert!(handled.acknowledgement_lost);
     assert_eq!(second.outcome(), Outcome::Timeout);
@@ -444,5 +444,29 @@ fn waiters_wake_in_the_order_their_holders_claimed_whatever_the_keys() {
             })
             .collect();
         assert_eq!(queued, vec![3, 4], "{a}, {b}");
+    }
+}
+
+#[test]
+fn rows_stay_in_sending_order_whoever_hears_back_first() {
+    for policy in [
+        InFlightPolicy::RetryLater,
+        InFlightPolicy::Wait,
+        InFlightPolicy::NoRecord,
+    ] {
+        let lab = duplicate_in_flight(policy, &[]);
+        // Before anything is done: the first still waits, listed first.
+        let rows = lab.state().timeline();
+        let ids: Vec<u64> = rows.iter().map(|r| r.attempt.id).collect();
+        assert_eq!(ids, [1, 2], "{policy:?}");
+        assert_eq!(rows[0].outcome(), Outcome::Pending, "{policy:?}");
+        let lab = idle(lab);
+        let ids: Vec<u64> = lab
+            .state()
+            .timeline()
+            .iter()
+            .map(|r| r.attempt.id)
+            .collect();
+        assert_eq!(ids, [1, 2], "{policy:?}");
     }
 }

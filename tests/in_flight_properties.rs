@@ -185,7 +185,7 @@ fn check(lab: &Lab) -> Result<(), TestCaseError> {
     // Told to retry later: the caller heard exactly that, and the store never saw it.
     for row in lab.state().timeline() {
         let told = told_later.contains(&row.attempt.id);
-        prop_assert_eq!(told, row.caller == Err(GrantError::InProgress));
+        prop_assert_eq!(told, row.caller == Some(Err(GrantError::InProgress)));
         if told {
             prop_assert!(row.handled.is_none() && row.never_handled);
         }

@@ -51,9 +51,9 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     let row = lab.state().timeline().last().unwrap();
     // Applied after its 100 ms of work; the caller only learns at its deadline.
     assert_eq!(row.handled.as_ref().unwrap().at, 100);
-    assert_eq!(row.answered_at, 3_000);
+    assert_eq!(row.answered_at, Some(3_000));
     assert_eq!(row.truth(), Some(Truth::AppliedBeforeTimeout));
-    assert_eq!(row.caller, Err(GrantError::Timeout));
+    assert_eq!(row.caller, Some(Err(GrantError::Timeout)));
     assert_eq!(row.attempt.attempt_of_request, 1);
     assert_eq!(lab.state().store().balance("account-7"), 100);
     assert_eq!(lab.state().now(), 3_000);
@@ -68,9 +68,12 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
     assert_eq!(row.truth(), None, "only a timeout has a hidden truth");
     assert_eq!(row.caller_receipt().unwrap().balance, 100);
     assert_eq!(row.attempt.attempt_of_request, 2);
-    assert!(!row.attempt.reuses_key, "a retry is a retry, not a reused key");
+    assert!(
+        !row.attempt.reuses_key,
+        "a retry is a retry, not a reused key"
+    );
     assert_eq!(row.attempt.origin, Origin::RetrySame);
-    assert_eq!((row.attempt.sent_at, row.answered_at), (3_000, 3_100));
+    assert_eq!((row.attempt.sent_at, row.answered_at), (3_000, Some(3_100)));
 
     send(&mut lab, 200, "order-1042", false);
     let row = lab.state().timeline().last().unwrap();
@@ -202,7 +205,7 @@ fn lost_acknowledgement_on_a_repeat_is_a_plain_timeout() {
         Some(Truth::ReturnedReceipt),
         "a repeat adds nothing, whatever the caller heard"
     );
-    assert_eq!(row.answered_at, 100 + 3_000);
+    assert_eq!(row.answered_at, Some(100 + 3_000));
     assert_eq!(lab.state().store().balance("account-7"), 100);
 }
 
@@ -287,7 +290,12 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
     assert_eq!(lab.state().queue().len(), PointWorker::CAPACITY);
     assert_eq!(lab.state().waiting(), 40 - PointWorker::CAPACITY);
     assert_eq!(lab.state().in_hand(), None);
-    assert!(lab.state().timeline().is_empty());
+    let waiting_rows = lab.state().timeline().iter();
+    assert_eq!(
+        waiting_rows.map(|r| r.outcome()).collect::<Vec<_>>(),
+        [Outcome::Pending; 40],
+        "a row for each, from the moment it is sent"
+    );
     assert_eq!(lab.state().in_flight(), 40);
 
     lab.dispatch(Action::SetPaused { paused: false }).unwrap();
@@ -313,7 +321,16 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
         .chain([18])
         .chain((20..=40).step_by(2))
         .collect();
-    let timeline = lab.state().timeline();
+    let rows = lab.state().timeline();
+    assert_eq!(
+        rows.iter().map(|r| r.attempt.id).collect::<Vec<_>>(),
+        (1..=40).collect::<Vec<_>>(),
+        "rows are in sending order"
+    );
+    let mut timeline: Vec<_> = rows.iter().collect();
+    // In the order their callers heard back (those that gave up together, at
+    // 3,000 ms, in sending order).
+    timeline.sort_by_key(|r| r.answered_at);
     assert_eq!(
         timeline.iter().map(|r| r.attempt.id).collect::<Vec<_>>(),
         order
@@ -323,12 +340,12 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
     for (i, row) in timeline.iter().enumerate() {
         if i < 29 {
             assert_eq!(row.outcome(), Outcome::Applied, "row {i}");
-            assert_eq!(row.answered_at, 100 * (i as u64 + 1));
+            assert_eq!(row.answered_at, Some(100 * (i as u64 + 1)));
             assert_eq!(row.caller_receipt().unwrap().balance, i as i32 + 1);
         } else {
             assert_eq!(row.outcome(), Outcome::TimeoutApplied, "row {i}");
             assert_eq!(row.truth(), Some(Truth::AppliedAfterTimeout));
-            assert_eq!(row.answered_at, 3_000);
+            assert_eq!(row.answered_at, Some(3_000));
             assert!(row.handled.as_ref().unwrap().at >= 3_000);
         }
     }
@@ -401,10 +418,13 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
 
     let first = lab.rewound(1);
     assert_eq!(first.state().in_flight(), 1);
-    assert!(first.state().timeline().is_empty());
+    let first_rows = first.state().timeline();
+    assert_eq!(first_rows.len(), 1);
+    assert_eq!(first_rows[0].outcome(), Outcome::Pending);
     assert_eq!(first.state().in_hand().unwrap().id, 1);
     let after_timeout = lab.rewound(2);
     assert_eq!(after_timeout.state().timeline().len(), 1);
+    assert!(after_timeout.state().timeline()[0].answered());
     assert_eq!(after_timeout.state().now(), 3_000);
     assert_eq!(lab.rewound(0).state().store().balance("account-7"), 0);
     assert!(lab.rewound(0).state().world().events().is_empty());
@@ -659,7 +679,8 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
     assert_eq!(a.last_read().unwrap().balance, Ok(4));
     assert_eq!(a.last_read().unwrap().at, 250);
     assert_eq!(a.timeline(), b.timeline());
-    assert_eq!(a.timeline().len(), 2);
+    assert_eq!(a.timeline().len(), 25, "every attempt sent has its row");
+    assert_eq!(a.timeline().iter().filter(|r| r.answered()).count(), 2);
     assert_eq!(event_log(&lab), event_log(&copy));
 
     // The pause holds the next delivery back, but the one in hand is finished.
@@ -760,4 +781,68 @@ fn a_timed_out_row_names_the_timeout_as_what_the_caller_got() {
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.caller_error(), Some(&GrantError::Timeout));
     assert_eq!(row.caller_receipt(), None);
+}
+
+#[test]
+fn a_lost_acknowledgement_has_its_row_from_the_moment_it_is_sent() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("order-1042", "account-7", 100),
+        lose_acknowledgement: true,
+    })
+    .unwrap();
+    // Sent: nothing is known yet but that it waits.
+    let row = &lab.state().timeline()[0];
+    assert_eq!(row.outcome(), Outcome::Pending);
+    assert_eq!(row.outcome().code(), "pending");
+    assert!(!row.balance_known() && row.answered_at.is_none() && row.caller.is_none());
+    // The store applied it at 100 ms; its caller still waits, and the row says
+    // what the store did.
+    lab.dispatch(Action::Wait { ms: 200 }).unwrap();
+    let rows = lab.state().timeline();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].outcome(), Outcome::Pending);
+    assert!(rows[0].balance_known());
+    assert_eq!(rows[0].balance_after, 100);
+    assert!(rows[0].handled.as_ref().unwrap().applied());
+    assert_eq!(lab.state().in_flight(), 1);
+    // At the deadline its caller gives up: the same row, now answered.
+    lab.skip_to_idle().unwrap();
+    let rows = lab.state().timeline();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].outcome(), Outcome::TimeoutApplied);
+    assert_eq!(rows[0].answered_at, Some(DEFAULT_CALLER_TIMEOUT_MS));
+    assert_eq!(lab.state().in_flight(), 0);
+}
+
+#[test]
+fn a_stress_run_reports_its_progress_until_every_caller_has_heard_back() {
+    let mut lab = Lab::new();
+    assert_eq!(lab.state().stress_progress(), None);
+    let stress = Action::Stress {
+        account_id: "account-7".into(),
+        points: 1,
+        count: 60,
+        duplicate_percent: 30,
+    };
+    lab.dispatch(stress.clone()).unwrap();
+    let at_start = lab.state().stress_progress().unwrap();
+    assert_eq!((at_start.answered, at_start.total), (0, 60));
+    lab.dispatch(Action::Wait { ms: 1_000 }).unwrap();
+    let later = lab.state().stress_progress().unwrap();
+    let answered = lab
+        .state()
+        .timeline()
+        .iter()
+        .filter(|r| r.answered())
+        .count() as u32;
+    assert!(later.answered > 0 && later.answered < 60, "{later:?}");
+    assert_eq!(later.answered, answered);
+    lab.skip_to_idle().unwrap();
+    assert_eq!(lab.state().stress_progress(), None, "done");
+    // A second run counts only its own callers.
+    send(&mut lab, 100, "order-1042", false);
+    lab.dispatch(stress).unwrap();
+    let second = lab.state().stress_progress().unwrap();
+    assert_eq!((second.answered, second.total), (0, 60));
 }

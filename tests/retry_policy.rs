@@ -170,7 +170,10 @@ fn the_backoff_grows_is_jittered_from_the_seed_and_replays_the_same() {
 fn attempts_out_of_range_are_refused() {
     let mut lab = lab_of(&[]);
     for n in [0, 11, u32::MAX] {
-        assert_eq!(lab.dispatch(retries(n)), Err(LabError::MaxAttempts(n.into())));
+        assert_eq!(
+            lab.dispatch(retries(n)),
+            Err(LabError::MaxAttempts(n.into()))
+        );
     }
     assert!(lab.history().actions.is_empty());
     assert!(lab.dispatch(retries(10)).is_ok());

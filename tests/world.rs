@@ -222,21 +222,21 @@ fn the_clock_never_goes_back() {
         500 + 1_500 + 700 + 10_000,
         "only waits move the clock"
     );
-    // Every prefix's clock is at or before the whole history's, and the rows are
-    // answered in time order.
+    // Every prefix's clock is at or before the whole history's, and the rows come
+    // in the order their attempts were sent.
     let mut previous = 0;
     for cut in 0..=lab.history().actions.len() {
         let now = lab.rewound(cut).state().now();
         assert!(now >= previous, "cut {cut}");
         previous = now;
     }
-    let answered: Vec<u64> = lab
+    let sent: Vec<u64> = lab
         .state()
         .timeline()
         .iter()
-        .map(|r| r.answered_at)
+        .map(|r| r.attempt.sent_at)
         .collect();
-    assert!(answered.windows(2).all(|w| w[0] <= w[1]));
+    assert!(sent.windows(2).all(|w| w[0] <= w[1]));
 }
 
 #[test]
@@ -246,10 +246,11 @@ fn waiting_moves_the_clock_by_exactly_that_much_and_fires_what_is_due() {
     lab.dispatch(Action::Wait { ms: 99 }).unwrap();
     assert_eq!(lab.state().now(), 99);
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
-    assert!(lab.state().timeline().is_empty());
+    assert_eq!(lab.state().timeline()[0].outcome(), Outcome::Pending);
     lab.dispatch(Action::Wait { ms: 1 }).unwrap();
     assert_eq!(lab.state().now(), 100);
     assert_eq!(lab.state().timeline().len(), 1);
+    assert_eq!(lab.state().timeline()[0].answered_at, Some(100));
     assert_eq!(
         lab.state().until_next(),
         None,
@@ -339,8 +340,8 @@ fn a_pause_lets_the_delivery_in_hand_finish() {
         .map(|r| r.outcome().code())
         .collect();
     assert_eq!(codes, ["applied", "timeout"]);
-    assert_eq!(lab.state().timeline()[0].answered_at, 100);
-    assert_eq!(lab.state().timeline()[1].answered_at, 3_000);
+    assert_eq!(lab.state().timeline()[0].answered_at, Some(100));
+    assert_eq!(lab.state().timeline()[1].answered_at, Some(3_000));
 }
 
 // ---------------------------------------------------------------------------------
@@ -459,8 +460,8 @@ fn applied_before_timeout_a_lost_acknowledgement() {
         handling.store,
         Ok(StoreOutcome::Applied(receipt("order-1042", 100, 100)))
     );
-    assert_eq!((handling.at, row.answered_at), (100, 3_000));
-    assert_eq!(row.caller, Err(GrantError::Timeout));
+    assert_eq!((handling.at, row.answered_at), (100, Some(3_000)));
+    assert_eq!(row.caller, Some(Err(GrantError::Timeout)));
 }
 
 #[test]
@@ -485,10 +486,10 @@ fn applied_after_timeout_slow_processing_and_a_retry_sent_while_it_runs() {
     assert_eq!(rows[0].truth(), Some(Truth::AppliedAfterTimeout));
     assert_eq!(rows[0].truth().unwrap().code(), "applied-after-timeout");
     assert_eq!(rows[0].handled.as_ref().unwrap().at, 5_000);
-    assert_eq!(rows[0].answered_at, 3_000);
+    assert_eq!(rows[0].answered_at, Some(3_000));
     assert_eq!(rows[1].outcome(), Outcome::Replayed);
-    assert_eq!(rows[1].caller, Ok(receipt("order-1042", 100, 100)));
-    assert_eq!(rows[1].answered_at, 5_100);
+    assert_eq!(rows[1].caller, Some(Ok(receipt("order-1042", 100, 100))));
+    assert_eq!(rows[1].answered_at, Some(5_100));
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
 }
 
@@ -507,7 +508,9 @@ fn restart_then_retry_grants_twice() {
     lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows.len(), 2);
-    let retry = &rows[0];
+    // Rows are in sending order: the retry second, though it was answered first.
+    let retry = &rows[1];
+    assert!(retry.answered_at < rows[0].answered_at);
     assert_eq!(retry.attempt.origin, Origin::RetrySame);
     assert_eq!(retry.attempt.process, 2);
     assert_eq!(retry.attempt.attempt_of_request, 2);
@@ -523,7 +526,7 @@ fn restart_then_retry_grants_twice() {
         Ok(StoreOutcome::Applied(receipt("order-1042", 100, 100)))
     );
     // The first caller's answer was lost before the restart; it times out still.
-    let first = &rows[1];
+    let first = &rows[0];
     assert_eq!(first.attempt.process, 1);
     assert_eq!(first.outcome(), Outcome::TimeoutApplied);
     assert_eq!(first.truth(), Some(Truth::AppliedBeforeTimeout));
@@ -583,8 +586,8 @@ fn a_restart_tells_every_caller_still_waiting_that_the_worker_stopped() {
     assert_eq!(rows.len(), 19, "everyone heard at once");
     for row in rows {
         assert_eq!(row.outcome(), Outcome::ProcessEnded);
-        assert_eq!(row.caller, Err(GrantError::WorkerStopped));
-        assert_eq!(row.answered_at, 500);
+        assert_eq!(row.caller, Some(Err(GrantError::WorkerStopped)));
+        assert_eq!(row.answered_at, Some(500));
         assert!(row.never_handled);
         assert_eq!(row.truth(), None, "not a timeout: the caller knows");
     }
@@ -641,7 +644,7 @@ fn the_pause_and_the_settings_outlive_a_restart() {
     assert!(world.naive());
     lab.dispatch(send("a", 1, false)).unwrap();
     lab.skip_to_idle().unwrap();
-    assert_eq!(lab.state().timeline()[0].answered_at, 700);
+    assert_eq!(lab.state().timeline()[0].answered_at, Some(700));
     assert_eq!(lab.state().timeline()[0].truth(), Some(Truth::Pending));
 }
 

@@ -66,7 +66,8 @@ pub struct Mark {
 pub struct ChartRow {
     /// As numbered in the timeline's first column.
     pub attempt: AttemptId,
-    /// The account's current balance right after this attempt (the line).
+    /// The account's current balance when its caller heard back (while it
+    /// waits: right after the store handled it): the line.
     pub balance: i32,
     pub outcome: Outcome,
     /// The balance printed on the receipt the caller got, if it got one.
@@ -233,8 +234,8 @@ impl BalanceChart {
 
     pub fn summary(&self) -> Option<ChartSummary> {
         let last = self.rows.last()?;
-        // Rows come in the timeline's order (by answer), so the numbers may not
-        // be in order: the summary names the lowest and the highest.
+        // Rows come in sending order; a batch numbers its attempts before it
+        // sends them all, so the summary names the lowest and the highest.
         let ids = self.rows.iter().map(|r| r.attempt);
         Some(ChartSummary {
             first_attempt: ids.clone().min()?,
@@ -359,22 +360,23 @@ fn x_step(attempts: usize) -> f64 {
 /// timeline's order. The line starts at the balance before the first attempt
 /// drawn.
 pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
-    let mut rows: Vec<&AttemptRow> = rows
+    // The account's rows, newest first; a row of an attempt still on its way
+    // counts once the store has handled it (nothing is known of it before).
+    let mut ours = rows
         .iter()
         .rev()
-        .filter(|r| r.attempt.grant.account_id == account_id)
-        .take(CHART_MAX_ATTEMPTS + 1)
-        .collect();
+        .filter(|r| r.attempt.grant.account_id == account_id && r.balance_known());
+    let mut rows: Vec<&AttemptRow> = ours.by_ref().take(CHART_MAX_ATTEMPTS).collect();
     rows.reverse();
-    // The extra, older row only gives the starting balance.
-    let start_balance = if rows.len() > CHART_MAX_ATTEMPTS {
-        rows.remove(0).balance_after
-    } else {
-        0
-    };
     if rows.is_empty() {
         return BalanceChart::default();
     }
+    // The balance before the first drawn attempt: what the newest older row
+    // read.
+    let start_balance = ours.next().map_or(0, |r| r.balance_after);
+    // Attempts in the order they were sent; the line is the account's current
+    // balance when each caller heard back (or, while it waits, right after the
+    // store handled it).
     let drawn: Vec<ChartRow> = rows
         .iter()
         .map(|row| ChartRow {
@@ -553,8 +555,12 @@ pub fn attempt_label_indices(n: usize) -> Vec<usize> {
 /// grant was applied (a slow or paused worker) or after later grants (a lost
 /// acknowledgement is only noticed at the deadline).
 fn unseen_balance(row: &AttemptRow) -> Option<i32> {
-    if row.outcome() != Outcome::TimeoutApplied {
-        return None;
+    // Timed out, or still waiting, while the store applied it.
+    let applied = row.handled.as_ref().is_some_and(|h| h.applied());
+    match row.outcome() {
+        Outcome::TimeoutApplied => {}
+        Outcome::Pending if applied => {}
+        _ => return None,
     }
     Some(
         row.handled

@@ -143,6 +143,14 @@ impl std::error::Error for LabError {}
 /// What "Retry (fresh key)" appends to the key, before a number.
 const FRESH_SUFFIX: &str = "-fresh-";
 
+/// How far the newest stress run has got: how many of its callers have heard
+/// back, of how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StressProgress {
+    pub answered: u32,
+    pub total: u32,
+}
+
 /// The last separate balance read, shown apart from every receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceRead {
@@ -165,6 +173,8 @@ pub struct LabState {
     /// Attempts handed to the world so far (some of a batch may not be sent yet).
     attempts: AttemptId,
     bursts_sent: u64,
+    /// The newest stress run's first attempt and size.
+    stress_run: Option<(AttemptId, u32)>,
     last_request: Option<GrantPoints>,
     last_read: Option<BalanceRead>,
 }
@@ -344,6 +354,7 @@ impl LabState {
         let first = self.next_attempt();
         self.fold.expect(first, Origin::Burst);
         self.attempts = first + AttemptId::from(count) - 1;
+        self.stress_run = Some((first, count));
         self.world.send_batch(first, grants, STRESS_CONCURRENCY);
     }
 
@@ -524,9 +535,24 @@ impl LabState {
     pub fn process_number(&self) -> ProcessNumber {
         self.world.process_number()
     }
+    /// The newest stress run, while some of its callers have not heard back (its
+    /// batch makes its calls a few at a time, as room opens up).
+    pub fn stress_progress(&self) -> Option<StressProgress> {
+        let (first, total) = self.stress_run?;
+        let answered = (first..first + AttemptId::from(total))
+            .filter(|&id| {
+                self.fold
+                    .attempt(id)
+                    .and_then(|t| t.row)
+                    .is_some_and(|row| self.fold.timeline[row].answered())
+            })
+            .count() as u32;
+        (answered < total).then_some(StressProgress { answered, total })
+    }
+
     /// Attempts handed to the world whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
-        self.attempts.max(self.world.last_attempt()) as usize - self.fold.timeline.len()
+        self.attempts.max(self.world.last_attempt()) as usize - self.fold.answered
     }
     /// How long until something happens by itself; `None` when the world is idle.
     pub fn until_next(&self) -> Option<Millis> {

@@ -56,7 +56,10 @@ pub(super) struct Fold {
     /// The attempt the running process's store handled last: what a balance read
     /// now reflects.
     pub last_handled: Option<AttemptId>,
+    /// A row per attempt sent, in sending order, updated as it goes.
     pub timeline: Vec<AttemptRow>,
+    /// How many of those rows' callers have heard something.
+    pub answered: usize,
     /// (account, balance) on the naive side in the current process, sorted by account.
     pub naive_balances: Vec<(String, i32)>,
     /// Where each operation (account, key) was first applied, to tell a grant
@@ -90,6 +93,7 @@ impl Default for Fold {
             lines: vec![Line::new(1, 1)],
             last_handled: None,
             timeline: Vec::new(),
+            answered: 0,
             naive_balances: Vec::new(),
             first_grant: FxHashMap::default(),
             expired: FxHashSet::default(),
@@ -105,7 +109,7 @@ impl Default for Fold {
 pub(super) struct Tracked {
     pub attempt: Attempt,
     pub handled: Option<Handling>,
-    /// Its timeline row, once the caller has heard something.
+    /// Its timeline row (every attempt has one from the moment it is sent).
     pub row: Option<usize>,
     pub never_handled: bool,
     /// The store's steps for it so far, in order.
@@ -156,10 +160,12 @@ impl Fold {
         if self.attempts.len() <= index {
             self.attempts.resize_with(index + 1, || None);
         }
+        let row = self.timeline.len();
+        self.timeline.push(AttemptRow::sent(attempt.clone()));
         self.attempts[index] = Some(Tracked {
             attempt,
             handled: None,
-            row: None,
+            row: Some(row),
             never_handled: false,
             steps: Vec::new(),
             durable: false,
@@ -423,11 +429,13 @@ impl Fold {
                 });
                 // Told to retry later, it never reaches the queue.
                 tracked.never_handled = !*waits;
+                self.sync_row(*attempt);
             }
             Happening::Forbidden { attempt, leak } => {
                 let tracked = self.tracked(*attempt);
                 tracked.forbidden = Some(Forbidden { leak: leak.clone() });
                 tracked.never_handled = true;
+                self.sync_row(*attempt);
             }
             Happening::LanguageSet {
                 account_id,
@@ -518,11 +526,8 @@ impl Fold {
                     by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
                     durable_writes: durable_writes(steps),
                 };
-                let tracked = self.tracked(*attempt);
-                tracked.handled = Some(handling.clone());
-                if let Some(row) = tracked.row {
-                    self.timeline[row].handled = Some(handling);
-                }
+                self.tracked(*attempt).handled = Some(handling);
+                self.sync_row(*attempt);
             }
             Happening::Answered {
                 attempt,
@@ -599,6 +604,36 @@ impl Fold {
         }
     }
 
+    /// Copies what is known of an attempt into its row: what the store did, and
+    /// what became of it. While its caller waits, the row's balance is the one
+    /// right after the store's work, once there is one.
+    fn sync_row(&mut self, id: AttemptId) {
+        let tracked = self
+            .attempt(id)
+            .expect("the world reports an attempt only after it was sent");
+        let Some(index) = tracked.row else {
+            return;
+        };
+        let (handled, never_handled, crashed_at, met, forbidden) = (
+            tracked.handled.clone(),
+            tracked.never_handled,
+            tracked.crashed_at,
+            tracked.met_in_progress,
+            tracked.forbidden.clone(),
+        );
+        let row = &mut self.timeline[index];
+        if !row.answered() {
+            if let Some(handled) = &handled {
+                row.balance_after = handled.balance_after;
+            }
+        }
+        row.handled = handled;
+        row.never_handled = never_handled;
+        row.crashed_at = crashed_at;
+        row.met_in_progress = met;
+        row.forbidden = forbidden;
+    }
+
     fn answer(
         &mut self,
         id: AttemptId,
@@ -606,9 +641,7 @@ impl Fold {
         caller: Result<crate::core::GrantResult, GrantError>,
         balance: i32,
     ) {
-        let row = self.timeline.len();
         let tracked = self.tracked(id);
-        tracked.row = Some(row);
         // Its process was gone before its delivery reached a queue (it was
         // waiting for another attempt's record): the store never saw it.
         if caller == Err(GrantError::WorkerStopped)
@@ -624,20 +657,15 @@ impl Fold {
             Some(handled) if caller != Err(GrantError::Timeout) => handled.balance_after,
             _ => balance,
         };
-        let row = AttemptRow {
-            attempt: tracked.attempt.clone(),
-            answered_at: at,
-            caller,
-            balance_after,
-            handled: tracked.handled.clone(),
-            handled_before_answer: tracked.handled.is_some(),
-            never_handled: tracked.never_handled,
-            crashed_at: tracked.crashed_at,
-            met_in_progress: tracked.met_in_progress,
-            forbidden: tracked.forbidden.clone(),
-            looked_up: None,
-        };
-        self.timeline.push(row);
+        let handled_before_answer = tracked.handled.is_some();
+        self.sync_row(id);
+        let index = self.tracked(id).row.expect("every attempt sent has a row");
+        let row = &mut self.timeline[index];
+        row.answered_at = Some(at);
+        row.caller = Some(caller);
+        row.balance_after = balance_after;
+        row.handled_before_answer = handled_before_answer;
+        self.answered += 1;
     }
 }
 

@@ -9,6 +9,7 @@ mod form;
 mod history;
 mod invariants;
 mod session;
+mod story;
 mod text;
 mod timeline;
 
@@ -19,8 +20,8 @@ pub use chart::{
     CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
 pub use engine::{
-    BalanceRead, LabError, LabState, MAX_CLOCK_MOVE_MS, MAX_RETENTION_HOURS, MAX_SETTING_MS,
-    MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
+    BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_RETENTION_HOURS,
+    MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
 };
 pub use fold::Line;
 pub use form::{
@@ -33,6 +34,7 @@ pub use session::{
     field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,
     FieldProblem, SessionError, MAX_ACTIONS, MAX_SENDS, MAX_SESSION_BYTES,
 };
+pub use story::{story_step, STORY_ACCOUNT, STORY_STEPS};
 pub use text::{is_invisible, look_alike_problem, visible};
 pub use timeline::{
     page_window, Attempt, AttemptRow, DurableWrites, Forbidden, Handling, LookedUp, Marker,

@@ -1,5 +1,6 @@
-//! One row per attempt whose caller has heard something: what the caller got beside
-//! what the store did, and, after a timeout, what really became of the attempt.
+//! One row per attempt, from the moment it is sent: what the caller got (nothing
+//! yet, while it waits) beside what the store did, and, after a timeout, what
+//! really became of the attempt.
 
 use serde::{Deserialize, Serialize};
 
@@ -126,6 +127,9 @@ pub enum RegrantCause {
 /// The combined verdict of one attempt, as the page colours and labels it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// Sent, and its caller has not heard anything yet: the row says what is
+    /// known so far (the store may already have applied it).
+    Pending,
     /// Applied, and the caller got the receipt.
     Applied,
     /// The stored receipt was returned; nothing changed.
@@ -156,6 +160,7 @@ impl Outcome {
     /// The stable name used in `data-outcome`.
     pub fn code(self) -> &'static str {
         match self {
+            Outcome::Pending => "pending",
             Outcome::Applied => "applied",
             Outcome::Replayed => "replayed",
             Outcome::Rejected => "rejected",
@@ -206,13 +211,15 @@ impl Truth {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttemptRow {
     pub attempt: Attempt,
-    pub answered_at: Millis,
+    /// When its caller heard something; `None` while it waits.
+    pub answered_at: Option<Millis>,
     /// What the caller got: the receipt, a rejection, `Timeout` when its deadline
-    /// passed, or `WorkerStopped` when the process ended.
-    pub caller: Result<GrantResult, GrantError>,
+    /// passed, or `WorkerStopped` when the process ended; `None` while it waits.
+    pub caller: Option<Result<GrantResult, GrantError>>,
     /// The account's current balance right after the store answered (or, for a
     /// timeout, when the caller gave up): the store's truth, which the receipt's
-    /// balance may lag behind.
+    /// balance may lag behind. While the caller waits: the balance right after
+    /// the store handled it, or 0 before the store has (see [`Self::balance_known`]).
     pub balance_after: i32,
     /// What the store did, once it has (possibly after the answer).
     pub handled: Option<Handling>,
@@ -256,6 +263,34 @@ pub struct MetInProgress {
 }
 
 impl AttemptRow {
+    /// The row of an attempt just sent: nobody has heard anything yet.
+    pub fn sent(attempt: Attempt) -> Self {
+        AttemptRow {
+            attempt,
+            answered_at: None,
+            caller: None,
+            balance_after: 0,
+            handled: None,
+            handled_before_answer: false,
+            never_handled: false,
+            crashed_at: None,
+            met_in_progress: None,
+            forbidden: None,
+            looked_up: None,
+        }
+    }
+
+    /// Whether its caller has heard something (an answer, a timeout, an error).
+    pub fn answered(&self) -> bool {
+        self.caller.is_some()
+    }
+
+    /// Whether `balance_after` says something: once answered, or once the store
+    /// has handled it.
+    pub fn balance_known(&self) -> bool {
+        self.answered() || self.handled.is_some()
+    }
+
     pub fn outcome(&self) -> Outcome {
         if self.attempt.redelivery_of.is_some() {
             return Outcome::Redelivered;
@@ -264,7 +299,10 @@ impl AttemptRow {
             return Outcome::GaveUpLookedUp;
         }
         let applied = self.handled.as_ref().is_some_and(Handling::applied);
-        match &self.caller {
+        let Some(caller) = &self.caller else {
+            return Outcome::Pending;
+        };
+        match caller {
             Ok(_) if applied => Outcome::Applied,
             Ok(_) => Outcome::Replayed,
             Err(GrantError::Timeout) if applied => Outcome::TimeoutApplied,
@@ -278,7 +316,7 @@ impl AttemptRow {
 
     /// For a timed-out attempt, what really happened to it; `None` otherwise.
     pub fn truth(&self) -> Option<Truth> {
-        if self.caller != Err(GrantError::Timeout) {
+        if self.caller != Some(Err(GrantError::Timeout)) {
             return None;
         }
         Some(match &self.handled {
@@ -297,12 +335,12 @@ impl AttemptRow {
 
     /// The receipt the caller holds, if the answer reached it.
     pub fn caller_receipt(&self) -> Option<&GrantResult> {
-        self.caller.as_ref().ok()
+        self.caller.as_ref()?.as_ref().ok()
     }
 
     /// The error the caller got, if any (a timeout included).
     pub fn caller_error(&self) -> Option<&GrantError> {
-        self.caller.as_ref().err()
+        self.caller.as_ref()?.as_ref().err()
     }
 
     /// Why the store refused, if it did.

@@ -101,6 +101,11 @@ pub enum Notice {
     BroughtBack,
     /// Another tab saved its session under this lab's key.
     OtherTab,
+    /// A stress run was asked for while the last one still runs: nothing started.
+    StressRunning(crate::lab::StressProgress),
+    /// Undo or redo landed on a moment with work still due, and the clock was
+    /// stopped there so it can be looked at.
+    ClockStopped,
     /// About the walkthrough: a link it cannot open, its files, progress.
     Walk(WalkNotice),
 }
@@ -149,6 +154,7 @@ impl Notice {
                 | Notice::Replaced(_)
                 | Notice::BroughtBack
                 | Notice::OtherTab
+                | Notice::ClockStopped
                 | Notice::Walk(WalkNotice::ProgressImported)
         )
     }
@@ -238,11 +244,16 @@ impl Controller {
     }
 
     fn after_time_travel(self, result: Result<(), LabError>) {
+        let stop = result.is_ok() && self.busy() && self.speed.get_untracked() != Speed::Paused;
         if result.is_ok() && self.busy() {
             self.skipping.set(false);
             self.speed.set(Speed::Paused);
         }
         self.settle_result(result.map(|()| false));
+        // Said after the settling, which clears the notices of the last action.
+        if stop {
+            self.notice.set(Some(Notice::ClockStopped));
+        }
     }
 
     /// Replaces the whole lab (reset, an imported or linked session) and lets it
@@ -296,13 +307,25 @@ impl Controller {
 
     pub fn set_speed(self, speed: Speed) {
         self.speed.set(speed);
+        self.clear_clock_stopped();
         self.pump();
     }
 
     /// Runs the world until nothing more is due, as fast as the page allows.
     pub fn skip_to_idle(self) {
         self.skipping.set(true);
+        self.clear_clock_stopped();
         self.pump();
+    }
+
+    /// The clock runs again: the notice that said it was stopped is done.
+    fn clear_clock_stopped(self) {
+        if self
+            .notice
+            .with_untracked(|n| n == &Some(Notice::ClockStopped))
+        {
+            self.notice.set(None);
+        }
     }
 
     /// Whether something in the world is still due to happen by itself.

@@ -189,6 +189,8 @@ pub fn App(
                 }
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
+                Notice::ClockStopped => t.clock_stopped.to_string(),
+                Notice::StressRunning(p) => (t.stress_refused)(ctl.lang.get(), p.answered, p.total),
                 Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
             };
             let error = notice.is_error();
@@ -256,7 +258,24 @@ pub fn App(
         <main class="lab">
             {move || (!embed && !walk.open.get()).then(|| view! {
                 <ol class="how-to">
-                    {move || texts().how_to.iter().map(|step| view! { <li>{*step}</li> }).collect_view()}
+                    {move || {
+                        let t = texts();
+                        t.how_to
+                            .iter()
+                            .enumerate()
+                            .map(|(i, step)| {
+                                view! {
+                                    <li>
+                                        {*step}
+                                        " "
+                                        <button class="do-step" data-testid=format!("do-step-{}", i + 1) on:click=move |_| do_story_step(ctl, i + 1)>
+                                            {(t.how_to_do)(ctl.lang.get_untracked(), i + 1)}
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </ol>
             })}
             // The rest of the page: the panels' frame first, in a task of its own.
@@ -292,6 +311,34 @@ pub fn App(
             </Show>
         </main>
         {notice}
+    }
+}
+
+/// Carries out one of the article's four steps above the sandbox. The first
+/// starts from a fresh lab, so the numbers come out as the article writes them;
+/// work already done can be brought back from the notice that says so.
+fn do_story_step(ctl: Controller, step: usize) {
+    let Some(actions) = crate::lab::story_step(step) else {
+        return;
+    };
+    let fresh = step == 1
+        && ctl
+            .lab
+            .with_untracked(|lab| !lab.history().actions.is_empty());
+    if fresh {
+        page_env::forget_link();
+        ctl.reset();
+    }
+    let said = ctl.notice.get_untracked();
+    for action in actions {
+        if !ctl.dispatch(action) {
+            return;
+        }
+    }
+    // Sending clears the notices of earlier actions; the reset's stays, with
+    // its way back.
+    if fresh {
+        ctl.notice.set(said);
     }
 }
 

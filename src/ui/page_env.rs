@@ -125,6 +125,16 @@ pub fn permalink(token: &str) -> Option<String> {
     Some(format!("{}{STATE_PREFIX}{token}", full_page()?))
 }
 
+/// Asks the browser to copy `text` to the clipboard; the future says whether it
+/// did. `None` where the page has no clipboard at all (an insecure origin).
+pub fn copy_text(text: &str) -> Option<wasm_bindgen_futures::JsFuture> {
+    let navigator = window().navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    has_clipboard
+        .then(|| wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text)))
+}
+
 /// Drops `#state=…` from the address, so a reload shows the saved session instead.
 pub fn forget_link() {
     let location = window().location();

@@ -99,7 +99,14 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
             });
         }
     };
+    // A stress run takes a while at 1x: while it runs the button says how far it
+    // has got, and another press starts nothing but says why.
+    let stress_progress = Memo::new(move |_| ctl.lab.with(|lab| lab.state().stress_progress()));
     let stress = move |_| {
+        if let Some(progress) = stress_progress.get_untracked() {
+            ctl.notice.set(Some(Notice::StressRunning(progress)));
+            return;
+        }
         if let Some((account_id, points)) = account_and_points() {
             ctl.dispatch(Action::Stress {
                 account_id,
@@ -186,10 +193,22 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <button on:click=burst>
                     {move || (texts().burst)(ctl.lang.get(), BURST_SIZE)}
                 </button>
-                <button on:click=stress data-testid="stress">
+                <button
+                    on:click=stress
+                    data-testid="stress"
+                    aria-disabled=move || stress_progress.with(Option::is_some).to_string()
+                    aria-describedby="stress-progress"
+                >
                     {move || (texts().stress)(ctl.lang.get())}
                 </button>
             </div>
+            <p class="hint" id="stress-progress" data-testid="stress-progress" role="status">
+                {move || {
+                    stress_progress
+                        .get()
+                        .map(|p| (texts().stress_progress)(ctl.lang.get(), p.answered, p.total))
+                }}
+            </p>
             <div class="buttons" role="group" aria-describedby="set-language-hint">
                 {Language::ALL
                     .into_iter()

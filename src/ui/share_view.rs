@@ -14,6 +14,9 @@ const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
 pub fn ShareView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let link = RwSignal::new(None::<String>);
+    // Whether the shown link reached the clipboard: `None` while the browser
+    // decides (it may ask the person), then what it did.
+    let copied = RwSignal::new(None::<bool>);
     // A shown link describes the state it was made from: drop it once the person
     // changes that. Time passing alone (the clock's waits) keeps it on show.
     let done = Memo::new(move |_| {
@@ -33,16 +36,28 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
         now
     });
 
+    let link_runs = StoredValue::new(0_u64);
     let make_link = move |_| {
         let token = ctl.lab.with_untracked(|lab| to_link_token(lab.history()));
         let url = page_env::permalink(&token);
+        copied.set(None);
         if let Some(url) = &url {
-            // Best effort: a page (or iframe) without clipboard permission still shows
-            // the link; the refusal is expected and not an error.
-            let copied = JsFuture::from(window().navigator().clipboard().write_text(url));
-            leptos::task::spawn_local(async move {
-                let _ = copied.await;
-            });
+            // A page (or iframe) without clipboard permission still shows the
+            // link, and says it was not copied; the refusal is not an error.
+            match page_env::copy_text(url) {
+                Some(done) => {
+                    let run = link_runs.get_value() + 1;
+                    link_runs.set_value(run);
+                    leptos::task::spawn_local(async move {
+                        let ok = done.await.is_ok();
+                        // Only the newest press's answer is shown.
+                        if link_runs.try_get_value() == Some(run) {
+                            copied.set(Some(ok));
+                        }
+                    });
+                }
+                None => copied.set(Some(false)),
+            }
         }
         link.set(url);
     };
@@ -84,6 +99,18 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
                                 <span>{move || texts().link_hint}</span>
                                 <input type="text" readonly dir="ltr" prop:value=url data-testid="permalink" />
                             </label>
+                            <p
+                                class="hint"
+                                role="status"
+                                data-testid="link-copied"
+                                data-copied=move || copied.get().map(|c| c.to_string())
+                            >
+                                {move || match copied.get() {
+                                    None => texts().link_copying,
+                                    Some(true) => texts().link_copied,
+                                    Some(false) => texts().link_not_copied,
+                                }}
+                            </p>
                         }
                     })
             }}

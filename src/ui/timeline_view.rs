@@ -1,6 +1,7 @@
-//! The timeline: one row per finished attempt, what the store did beside what the
-//! caller got, and the account's balance right after; between them, a row for
-//! each thing that happened to the processes, the stores or the clock.
+//! The timeline: one row per attempt from the moment it is sent, what the store
+//! did beside what the caller got (nothing yet, while it waits), and the
+//! account's balance right after; between them, a row for each thing that
+//! happened to the processes, the stores or the clock.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -44,6 +45,7 @@ struct RowNotes {
 enum Which {
     Attempt {
         id: AttemptId,
+        answered: bool,
         handled: bool,
         looked_up: bool,
         never_handled: bool,
@@ -239,6 +241,7 @@ fn page_items(state: &LabState, range: std::ops::Range<usize>) -> Vec<(Which, It
             };
             let which = Which::Attempt {
                 id: row.attempt.id,
+                answered: row.answered(),
                 handled: row.handled.is_some(),
                 looked_up: row.looked_up.is_some(),
                 never_handled: row.never_handled,
@@ -424,10 +427,11 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
     let (caller_label, caller_number) = match &row.caller {
         // A copy the queue delivered: nobody called, nobody heard.
         _ if row.attempt.redelivery_of.is_some() => (t.caller_queue.to_string(), None),
-        Ok(r) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
-        Err(GrantError::Timeout) => (t.caller_timeout.to_string(), None),
-        Err(GrantError::WorkerStopped) => (t.caller_process_ended.to_string(), None),
-        Err(e) => (
+        None => (t.caller_waiting.to_string(), None),
+        Some(Ok(r)) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
+        Some(Err(GrantError::Timeout)) => (t.caller_timeout.to_string(), None),
+        Some(Err(GrantError::WorkerStopped)) => (t.caller_process_ended.to_string(), None),
+        Some(Err(e)) => (
             format!("{} {}", t.caller_error, (t.grant_error_short)(e)),
             None,
         ),
@@ -456,7 +460,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             data-attempt=row.attempt.id
             data-outcome=outcome.code()
             data-receipt-balance=row.caller_receipt().map(|r| r.balance.to_string())
-            data-current-balance=row.balance_after
+            data-current-balance=row.balance_known().then_some(row.balance_after)
             data-truth=truth.map(|t| t.code())
             data-process=row.attempt.process
             data-regranted=regranted
@@ -520,7 +524,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             <td class="caller" data-label=t.col_caller>
                 {caller_label}
                 {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
-                <span class="detail when">{(t.at_time)(lang, row.answered_at)}</span>
+                {row.answered_at.map(|at| view! { <span class="detail when">{(t.at_time)(lang, at)}</span> })}
                 {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{(t.truth)(truth)}</span> })}
                 {row
                     .looked_up
@@ -533,7 +537,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                         }
                     })}
             </td>
-            <td class="num balance" data-label=t.col_balance><bdi dir="ltr">{row.balance_after}</bdi></td>
+            // Nothing known yet: the store has not handled it, nobody has heard.
+            <td class="num balance" data-label=t.col_balance>
+                <bdi dir="ltr">{if row.balance_known() { row.balance_after.to_string() } else { "—".to_string() }}</bdi>
+            </td>
         </tr>
     }
 }
@@ -541,6 +548,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
 /// A shape per outcome, so colour is never the only cue.
 pub fn icon(outcome: Outcome) -> &'static str {
     match outcome {
+        Outcome::Pending => "…",
         Outcome::Applied => "✓",
         Outcome::Replayed => "↺",
         Outcome::Rejected => "✕",

@@ -64,6 +64,9 @@ pub struct Walk {
     /// The person's own lab while the walkthrough's is on show.
     sandbox: StoredValue<Option<Lab>, LocalStorage>,
     speed_before: StoredValue<Speed>,
+    /// The sandbox's "replaced, bring back?" notice, taken down while the
+    /// walkthrough is open and put up again when the sandbox comes back.
+    notice_aside: StoredValue<Option<Notice>>,
     files: StoredValue<HashMap<&'static str, Rc<String>>, LocalStorage>,
     contents: StoredValue<HashMap<&'static str, Rc<Content>>, LocalStorage>,
     /// A step's time is being played (see `walk_play`).
@@ -104,6 +107,7 @@ impl Walk {
             hint: RwSignal::new(false),
             sandbox: StoredValue::new_local(None),
             speed_before: StoredValue::new(Speed::Normal),
+            notice_aside: StoredValue::new(None),
             files: StoredValue::new_local(HashMap::new()),
             contents: StoredValue::new_local(HashMap::new()),
             animating: RwSignal::new(false),
@@ -294,11 +298,16 @@ impl Walk {
             self.challenge.set(None);
             // "Bring back" would put a lab in the walkthrough's place: the
             // person's own lab is set aside now, and is what comes back.
-            if self
+            // It is put up again when the sandbox comes back, so a link that
+            // opened a session and a walkthrough step at once still offers the
+            // person's own session back.
+            let replaced = self
                 .ctl
                 .notice
-                .with_untracked(|n| matches!(n, Some(Notice::Replaced(_))))
-            {
+                .with_untracked(|n| matches!(n, Some(Notice::Replaced(_))));
+            self.notice_aside.set_value(None);
+            if replaced {
+                self.notice_aside.set_value(self.ctl.notice.get_untracked());
                 self.ctl.notice.set(None);
             }
             let sandbox = self.ctl.show(tour.lab);
@@ -436,6 +445,11 @@ impl Walk {
         }
         self.open.set(false);
         self.ctl.speed.set(self.speed_before.get_value());
+        if let Some(notice) = self.notice_aside.try_update_value(Option::take).flatten() {
+            if self.ctl.can_bring_back() {
+                self.ctl.notice.set(Some(notice));
+            }
+        }
         self.ctl.pump();
         page_env::remember_walk_in_url(None);
     }

@@ -51,7 +51,15 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
             </p>
             // Always one line or the other, so its coming and going moves nothing.
             <p class="hint world-state" data-testid="world-state">
-                {move || if idle.get() { texts().idle } else { texts().running }}
+                {move || {
+                    if idle.get() {
+                        texts().idle
+                    } else if ctl.speed.get() == Speed::Paused {
+                        texts().stopped_with_work
+                    } else {
+                        texts().running
+                    }
+                }}
             </p>
             <ClockMoves ctl=ctl />
             <div class="controls-row">
