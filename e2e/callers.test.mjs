@@ -50,9 +50,10 @@ test('in progress, retry later: the duplicate is answered at once with 409 and n
     assert.equal(await record.count(), 1);
     assert.equal(await record.getAttribute('data-attempt'), '1');
     assert.match(await text(record), /order-1042.*held by attempt #1 since 0\.0 s, in process 1's memory/);
-    // Told at once, before the first is done: its row is the only one so far.
-    assert.equal(await rows(page).count(), 1);
-    const told = row(page, 1);
+    // Told at once, before the first is done: the first's row still waits.
+    assert.equal(await rows(page).count(), 2);
+    assert.equal(await row(page, 1).getAttribute('data-outcome'), 'pending');
+    const told = row(page, 2);
     assert.equal(await told.getAttribute('data-attempt'), '2');
     assert.equal(await told.getAttribute('data-outcome'), 'in-progress');
     assert.equal(await told.getAttribute('data-met-in-progress'), '1');
@@ -60,7 +61,7 @@ test('in progress, retry later: the duplicate is answered at once with 409 and n
     assert.match(await text(told), /in progress: retry later/);
     await skipToIdle(page);
     assert.equal(await page.getByTestId('in-progress-record').count(), 0);
-    assert.equal(await row(page, 2).getAttribute('data-outcome'), 'applied');
+    assert.equal(await row(page, 1).getAttribute('data-outcome'), 'applied');
     assert.equal(await balanceOf(page, 'account-7'), '100');
     // Retried later, as told: the stored receipt.
     await button(page, 'Retry (same key)').click();
@@ -72,7 +73,11 @@ test('in progress, retry later: the duplicate is answered at once with 409 and n
 test('wait for the first: the duplicate waits, then gets the same receipt', () =>
   withLab({}, async (page) => {
     await duplicateInFlight(page, 'Wait for the first');
-    assert.equal(await rows(page).count(), 0, 'nobody has heard back yet');
+    assert.deepEqual(
+      await rows(page).evaluateAll((els) => els.map((e) => e.dataset.outcome)),
+      ['pending', 'pending'],
+      'nobody has heard back yet',
+    );
     assert.equal(await page.getByTestId('in-progress-record').count(), 1);
     await skipToIdle(page);
     assert.equal(await attemptRow(page, 1).getAttribute('data-outcome'), 'applied');
@@ -92,8 +97,10 @@ test('in Persian: the select, the record and the row say it in Persian', () =>
     await button(page, 'ارسال').click();
     await button(page, 'تلاش دوباره (همان کلید)').click();
     assert.match(await text(page.getByTestId("in-progress-record")), /در اختیار تلاش/);
-    assert.equal(await row(page, 1).getAttribute('data-outcome'), 'in-progress');
-    assert.match(await text(row(page, 1)), /در جریان/);
+    assert.equal(await row(page, 1).getAttribute('data-outcome'), 'pending');
+    assert.match(await text(row(page, 1)), /در انتظار پاسخ/);
+    assert.equal(await row(page, 2).getAttribute('data-outcome'), 'in-progress');
+    assert.match(await text(row(page, 2)), /در جریان/);
   }));
 
 test('idempotent by nature: Set language to English twice changes nothing the second time, with no key', () =>

@@ -181,8 +181,10 @@ async function pixelsAt(context, png, points) {
 test('after a stress run the balance line is drawn above the marks and shows at every attempt', () =>
   withLab({ viewport: { width: 1024, height: 900 } }, async (page, lab) => {
     await page.getByTestId('stress').click();
+    // Under way (the page draws a big batch a moment later): then skip to its end.
+    await page.locator('[data-testid="stress"][aria-disabled="true"]').waitFor();
     await skipToIdle(page, { timeout: 60_000 });
-    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="timeline"][data-answered="10000"]').waitFor({ timeout: 60_000 });
 
     // The scale is zoomed on the balances drawn, and says so.
     const values = (await valueLabels(page)).map(Number);

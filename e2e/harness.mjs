@@ -119,6 +119,8 @@ export async function openLab(browser, server, { query = '', locale = 'en-US', v
 
 export const rows = (page) => page.locator('[data-testid="timeline-row"]');
 export const lastRow = (page) => rows(page).last();
+/** Rows whose caller has heard something: a row is there, pending, from the moment its request is sent. */
+export const answeredRows = (page) => page.locator('[data-testid="timeline-row"]:not([data-outcome="pending"])');
 
 export async function balanceOf(page, account) {
   return (await page.getByTestId(`balance-${account}`).textContent()).trim();

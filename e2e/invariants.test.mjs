@@ -81,8 +81,9 @@ test('a balance-first crash between the writes, then a retry: two promises break
     assert.match(await text(promise(page, 'granted-has-receipt')), /: ✕ ?Broken ?Broken by attempt #1 at 0\.1 s ?Show attempt #1 in the timeline$/);
     assert.equal(await text(announcement(page)), '', 'a session that opens broken is shown, not announced');
 
-    // The timeline: what the crash left, labelled by write order, then the new process, then attempt 1.
-    assert.deepEqual(await order(page), ['marker:crash', 'marker:restart', '#1']);
+    // The timeline, in time order: attempt 1 as it was sent, then what the crash left,
+    // labelled by write order, then the new process.
+    assert.deepEqual(await order(page), ['#1', 'marker:crash', 'marker:restart']);
     assert.match(
       await text(marker(page, 'crash')),
       /^↯ ?Process 1 crashed between the two writes while handling attempt #1: the points were added, the receipt was not\. Balance first leaves points with no receipt: a retry finds no receipt and adds them again \(unless the ledger check recognises the operation\)\. at 0\.1 s$/,
@@ -149,7 +150,8 @@ test('two processes race in one transaction: the loser’s commit conflicts, it 
     await button(page, 'Send').click();
     await button(page, 'Retry (same key)').click();
     await skipToIdle(page);
-    assert.deepEqual(await order(page), ['marker:process-started', '#1', 'marker:commit-conflict', '#2']);
+    // Both sent, then the loser's commit conflicts.
+    assert.deepEqual(await order(page), ['marker:process-started', '#1', '#2', 'marker:commit-conflict']);
     assert.match(
       await text(marker(page, 'commit-conflict')),
       /Attempt #2 \(process 2\) lost the race: another attempt of the operation committed first; its transaction rolled back and it returned the committed receipt\./,

@@ -120,7 +120,7 @@ test('a link to an empty lab, loaded or pasted into the tab, replaces the saved 
     const emptyLink = await page.getByTestId('permalink').inputValue();
     assert.match(emptyLink, /#state=/);
     await send(page);
-    await page.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+    await page.locator('[data-testid="timeline"][data-answered="1"]').waitFor();
     // Opened as a new page load...
     await page.goto('about:blank');
     await page.goto(emptyLink);
@@ -131,9 +131,9 @@ test('a link to an empty lab, loaded or pasted into the tab, replaces the saved 
     assert.equal(await rows(page).count(), 0, 'and it replaced the one saved before');
     // ...and pasted into the tab that shows the lab: only the fragment changes.
     await send(page);
-    await page.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+    await page.locator('[data-testid="timeline"][data-answered="1"]').waitFor();
     await page.goto(emptyLink);
-    await page.locator('[data-testid="timeline"][data-total="0"]').waitFor();
+    await page.locator('[data-testid="timeline"][data-answered="0"]').waitFor();
     assert.doesNotMatch(page.url(), /#state=/, 'read once, then taken off the address');
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
@@ -154,11 +154,11 @@ test('a browser that will not keep the session says so once, and the lab works o
       await assert.doesNotReject(
         page.getByTestId('notice').filter({ hasText: 'not keeping the session' }).waitFor(),
       );
-      await page.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+      await page.locator('[data-testid="timeline"][data-answered="1"]').waitFor();
       assert.deepEqual(await outcomes(page), ['applied'], 'the grant itself went through');
       await page.getByLabel('Key').fill('order-2');
       await send(page);
-      await page.locator('[data-testid="timeline"][data-total="2"]').waitFor();
+      await page.locator('[data-testid="timeline"][data-answered="2"]').waitFor();
       assert.equal(await page.getByTestId('notice').count(), 0, 'told once, not after every action');
     },
   ));
@@ -256,9 +256,11 @@ test('stress: 10,000 grants with 30% duplicates end with the right balance and a
   withLab({}, async (page) => {
     const before = await page.evaluate(() => document.getElementsByTagName('*').length);
     await page.getByTestId('stress').click();
-    // A patient batch job, worked off at the processing time: skip to its end.
+    // A patient batch job, worked off at the processing time: once it is under
+    // way (the page draws a big batch a moment later), skip to its end.
+    await page.locator('[data-testid="stress"][aria-disabled="true"]').waitFor();
     await skipToIdle(page, { timeout: 60_000 });
-    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="timeline"][data-answered="10000"]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="queue-count"][data-queued="0"]').waitFor();
     const receipts = Number(await page.getByTestId('store').getAttribute('data-receipts'));
     assert.equal(receipts, STRESS_DISTINCT, 'the run is seeded: always the same duplicates');
@@ -281,10 +283,11 @@ test('stress: the button says how far its run has got, and a second press starts
     await stress.click();
     await page.waitForFunction(() => /Stress run under way: [1-9][0-9,]* of 10,000 answered/.test(document.querySelector('[data-testid="stress-progress"]').textContent));
     assert.equal(await stress.getAttribute('aria-disabled'), 'true');
-    await stress.click();
+    // Still focusable and pressable (aria-disabled), so it can say why.
+    await stress.click({ force: true });
     assert.match(await page.getByTestId('notice').textContent(), /^No new stress run: the last one is still under way \([0-9,]+ of 10,000 answered\)/);
     await skipToIdle(page, { timeout: 60_000 });
-    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="timeline"][data-answered="10000"]').waitFor({ timeout: 60_000 });
     assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '0', 'no second run queued');
     assert.equal((await progress.textContent()).trim(), '', 'done: nothing to report');
     assert.equal(await stress.getAttribute('aria-disabled'), 'false');
@@ -313,7 +316,7 @@ test('while a run is skipped to its end the timeline holds still, then shows the
     assert.equal(await shown(), held);
     await page.locator('[data-testid="timeline"][aria-busy="false"]').waitFor({ timeout: 60_000 });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    await page.locator('[data-testid="timeline"][data-total="10000"]').waitFor();
+    await page.locator('[data-testid="timeline"][data-answered="10000"]').waitFor();
     assert.match(await page.getByTestId('pager').textContent(), /Attempts 9976–10000 of 10000/);
     assert.notEqual(await shown(), held);
   }));

@@ -3,7 +3,7 @@
 mod common;
 
 use common::lab_of;
-use idempotency_lab::lab::{Action, Lab, Outcome, RegrantCause};
+use idempotency_lab::lab::{Action, AttemptRow, Lab, Outcome, RegrantCause};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::GrantPoints;
 
@@ -158,16 +158,11 @@ fn a_grant_made_again_is_told_by_its_cause() {
     assert_eq!(cause(&crashed), Some(RegrantCause::CrashLeftNoReceipt));
 }
 
-/// Two processes race one operation on a store written balance first: the loser
-/// adds its points, then its receipt loses to the winner's and it returns that
-/// receipt. Its row says what the store did (applied: the balance went from 100
-/// to 200), not only what the caller got (the stored receipt, 100).
-#[test]
-fn a_race_lost_after_the_balance_was_written_reads_as_applied() {
+/// Two processes race one operation on `kind`, each attempt taking 1 s: the
+/// lab once both are done, and the loser's row (attempt 2).
+fn race_on(kind: StoreKind) -> (Lab, AttemptRow) {
     let mut lab = lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
+        Action::SetStore { kind },
         Action::SetProcesses { count: 2 },
         Action::SetProcessingTime { ms: 1_000 },
         send("order-1042"),
@@ -176,12 +171,18 @@ fn a_race_lost_after_the_balance_was_written_reads_as_applied() {
         },
     ]);
     lab.skip_to_idle().unwrap();
-    let loser = lab
-        .state()
-        .timeline()
-        .iter()
-        .find(|r| r.attempt.id == 2)
-        .unwrap();
+    let loser = lab.state().timeline()[1].clone();
+    assert_eq!(loser.attempt.id, 2);
+    (lab, loser)
+}
+
+/// Two processes race one operation on a store written balance first: the loser
+/// adds its points, then its receipt loses to the winner's and it returns that
+/// receipt. Its row says what the store did (applied: the balance went from 100
+/// to 200), not only what the caller got (the stored receipt, 100).
+#[test]
+fn a_race_lost_after_the_balance_was_written_reads_as_applied() {
+    let (lab, loser) = race_on(StoreKind::BalanceFirst);
     let handled = loser.handled.as_ref().unwrap();
     assert!(handled.conflict, "its receipt lost to the winner's");
     assert!(matches!(
@@ -194,24 +195,7 @@ fn a_race_lost_after_the_balance_was_written_reads_as_applied() {
     assert_eq!(lab.state().store().balance("account-7"), 200);
 
     // On one transaction the loser's staged writes roll back: it added nothing.
-    let mut lab = lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetProcesses { count: 2 },
-        Action::SetProcessingTime { ms: 1_000 },
-        send("order-1042"),
-        Action::RetrySame {
-            lose_acknowledgement: false,
-        },
-    ]);
-    lab.skip_to_idle().unwrap();
-    let loser = lab
-        .state()
-        .timeline()
-        .iter()
-        .find(|r| r.attempt.id == 2)
-        .unwrap();
+    let (lab, loser) = race_on(StoreKind::OneTransaction);
     assert!(loser.handled.as_ref().unwrap().conflict);
     assert!(!loser.handled.as_ref().unwrap().points_added);
     assert_eq!(loser.outcome(), Outcome::Replayed);

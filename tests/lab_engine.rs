@@ -681,6 +681,7 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
     assert_eq!(a.timeline(), b.timeline());
     assert_eq!(a.timeline().len(), 25, "every attempt sent has its row");
     assert_eq!(a.timeline().iter().filter(|r| r.answered()).count(), 2);
+    assert_eq!(a.answered(), 2);
     assert_eq!(event_log(&lab), event_log(&copy));
 
     // The pause holds the next delivery back, but the one in hand is finished.
@@ -838,6 +839,7 @@ fn a_stress_run_reports_its_progress_until_every_caller_has_heard_back() {
         .count() as u32;
     assert!(later.answered > 0 && later.answered < 60, "{later:?}");
     assert_eq!(later.answered, answered);
+    assert_eq!(lab.state().answered(), answered as usize);
     lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().stress_progress(), None, "done");
     // A second run counts only its own callers.

@@ -550,6 +550,11 @@ impl LabState {
         (answered < total).then_some(StressProgress { answered, total })
     }
 
+    /// Rows whose caller has heard something: an answer, a timeout, an error.
+    pub fn answered(&self) -> usize {
+        self.fold.answered
+    }
+
     /// Attempts handed to the world whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
         self.attempts.max(self.world.last_attempt()) as usize - self.fold.answered

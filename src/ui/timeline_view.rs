@@ -82,6 +82,8 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
         anchor.set(None);
     });
     let total = Memo::new(move |_| ctl.lab.with(|lab| lab.state().timeline().len()));
+    // Of those rows, how many callers have heard something (the rest wait).
+    let answered = Memo::new(move |_| ctl.lab.with(|lab| lab.state().answered()));
     // While the world is skipped to idle the page holds still, and the newest
     // rows are drawn when it stops: rows replaced ten times a second cannot be
     // read, and laying out a new page of them each time held the browser up.
@@ -170,6 +172,7 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
             aria-busy=move || ctl.skipping.get().to_string()
             data-testid="timeline"
             data-total=total
+            data-answered=answered
         >
             <h2 id="timeline-title">{move || texts().timeline}</h2>
             {pager}
