@@ -139,8 +139,10 @@ impl Mounted {
         settle().await;
     }
 
+    /// The rows whose caller has heard something (a row is there, pending,
+    /// from the moment its request is sent).
     fn rows(&self) -> Vec<(String, Option<String>, String)> {
-        self.all("[data-testid=timeline-row]")
+        self.all("[data-testid=timeline-row]:not([data-outcome=pending])")
             .into_iter()
             .map(|row| {
                 (
