@@ -83,7 +83,6 @@ fn fa_seconds(ms: u64) -> String {
     format!("{} ثانیه", fa(seconds(ms)).replace('.', "٫"))
 }
 
-/// A number in Persian prose.
 /// A count with a comma between thousands: 10,000.
 fn grouped(n: u32) -> String {
     let digits = n.to_string();
@@ -97,6 +96,7 @@ fn grouped(n: u32) -> String {
     out
 }
 
+/// A number in Persian prose.
 fn fa(n: impl std::fmt::Display) -> String {
     Lang::Fa.prose_number(n)
 }
@@ -254,7 +254,7 @@ pub struct Texts {
     pub balance_read_note: &'static str,
     /// A read refused by the identity check, in place of its number.
     pub balance_read_refused: &'static str,
-    /// When a balance read was made: its virtual time and how many attempts had finished.
+    /// When a balance read was made: its virtual time and the attempt the store had handled last.
     pub balance_read_when: fn(Lang, u64, Option<u64>) -> String,
     /// The read is out of date: what the balance is now.
     pub balance_read_stale: fn(Lang, i32) -> String,
@@ -414,8 +414,6 @@ pub struct Texts {
     pub broken_by: fn(Lang, AttemptId, Millis) -> String,
     /// The button that brings that attempt's timeline row into view.
     pub show_attempt: fn(Lang, AttemptId) -> String,
-    /// The attempt has no timeline row yet: its caller has not heard back.
-    pub row_pending: &'static str,
     /// Said once, politely, when a promise breaks.
     pub announce_broken: fn(Lang, Invariant, AttemptId, Millis) -> String,
     /// Receipts the sweeper deleted so far, and the retention now (hours): context, not a break.
@@ -712,11 +710,11 @@ static EN: Texts = Texts {
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),
     stress_progress: |_, answered, total| {
-        format!("Stress run under way: {} of {} answered. Skip to idle finishes it now.", grouped(answered), grouped(total))
+        format!("Stress run under way: {} of {} answered.", grouped(answered), grouped(total))
     },
     stress_refused: |_, answered, total| {
         format!(
-            "No new stress run: the last one is still under way ({} of {} answered). Wait for it, or Skip to idle to finish it now.",
+            "No new stress run: the last one is still under way ({} of {} answered). A new one can start once every one of its callers has heard back.",
             grouped(answered),
             grouped(total)
         )
@@ -884,7 +882,6 @@ static EN: Texts = Texts {
     invariant_broken: "Broken",
     broken_by: |_, attempt, at| format!("Broken by attempt #{attempt} at {}", clock_time(Lang::En, at)),
     show_attempt: |_, attempt| format!("Show attempt #{attempt} in the timeline"),
-    row_pending: "Its timeline row appears once its caller hears back.",
     announce_broken: |_, i, attempt, at| {
         format!(
             "Promise broken: “{}”, by attempt #{attempt} at {}.",
@@ -1232,8 +1229,8 @@ static FA: Texts = Texts {
     reset_done: "آزمایشگاه بازنشانی شد.",
     link_opened: "نشستِ پیوند به جای نشستی که داشتی باز شد.",
     brought_back: "نشست پیشین بازگشت.",
-    clock_stopped: "ساعت در همین لحظهٔ پیشین ایستاده تا بتوانید آن را ببینید: اینجا هنوز کاری مانده است. برای ادامه، سرعتی برگزینید یا «پرش تا بیکاری» را بزنید.",
-    stopped_with_work: "ساعت ایستاده است: فراخواننده‌ها، صف یا مصرف‌کننده کاری در پیش دارند. برای ادامه، سرعتی برگزینید یا «پرش تا بیکاری» را بزنید.",
+    clock_stopped: "ساعت در همین لحظهٔ پیشین ایستاده تا بتوانی آن را ببینی: اینجا هنوز کاری مانده است. برای ادامه، سرعتی برگزین یا «پرش تا بیکاری» را بزن.",
+    stopped_with_work: "ساعت ایستاده است: فراخواننده‌ها، صف یا مصرف‌کننده کاری در پیش دارند. برای ادامه، سرعتی برگزین یا «پرش تا بیکاری» را بزن.",
     other_tab: "آزمایشگاه در زبانهٔ دیگری هم باز است. هر زبانه با بارگذاری دوباره نشست خودش را نگه می‌دارد؛ زبانهٔ تازه آخرین نشستِ ذخیره‌شده را باز می‌کند. برای نگه‌داشتنِ مطمئن، نشست را برون‌بُرد کن.",
     step: "یک گام: یک تحویل",
     step_hint: "وقتی مصرف‌کننده متوقف است: یک تحویل را برمی‌دارد و اعمال می‌کند، سپس دوباره می‌ایستد. با دو فرایند، هر مصرف‌کننده یکی از صف خودش برمی‌دارد.",
@@ -1243,7 +1240,7 @@ static FA: Texts = Texts {
     link_hint: "پیوند به همین وضعیت:",
     link_copying: "در حال رونوشت در کلیپ‌بورد…",
     link_copied: "در کلیپ‌بورد رونوشت شد.",
-    link_not_copied: "رونوشت نشد: این مرورگر اینجا اجازه نداد. پیوند را برگزینید و خودتان رونوشت کنید.",
+    link_not_copied: "رونوشت نشد: این مرورگر اینجا اجازه نداد. پیوند را برگزین و خودت رونوشت کن.",
     export: "برون‌بُرد JSON",
     import: "درون‌بُرد JSON",
     imported: |lang, n| format!("نشست درون‌بُرد شد: {} کنش دوباره اجرا شد.", lang.prose_number(n)),
@@ -1303,14 +1300,14 @@ static FA: Texts = Texts {
     },
     stress_progress: |lang, answered, total| {
         format!(
-            "آزمون بار در جریان است: {} از {} پاسخ گرفته‌اند. «پرش تا بیکاری» آن را همین حالا به پایان می‌رساند.",
+            "آزمون بار در جریان است: {} از {} پاسخ گرفته‌اند.",
             lang.prose_number(grouped(answered)).replace(',', "٬"),
             lang.prose_number(grouped(total)).replace(',', "٬")
         )
     },
     stress_refused: |lang, answered, total| {
         format!(
-            "آزمون بار تازه‌ای آغاز نشد: آزمون پیشین هنوز در جریان است ({} از {} پاسخ گرفته‌اند). صبر کنید، یا با «پرش تا بیکاری» همین حالا آن را به پایان برسانید.",
+            "آزمون بار تازه‌ای آغاز نشد: آزمون پیشین هنوز در جریان است ({} از {} پاسخ گرفته‌اند). آزمون تازه وقتی آغاز می‌شود که همهٔ فراخواننده‌های آن پاسخی شنیده باشند.",
             lang.prose_number(grouped(answered)).replace(',', "٬"),
             lang.prose_number(grouped(total)).replace(',', "٬")
         )
@@ -1525,7 +1522,6 @@ static FA: Texts = Texts {
         format!("شکسته با تلاش {} در {}", attempt_tag(attempt), clock_time(Lang::Fa, at))
     },
     show_attempt: |_, attempt| format!("نمایش تلاش {} در خط زمان", attempt_tag(attempt)),
-    row_pending: "ردیفش در خط زمان وقتی می‌آید که فراخوانندهٔ آن پاسخی بشنود.",
     announce_broken: |_, i, attempt, at| {
         format!(
             "وعده شکست: «{}»، با تلاش {} در {}.",

@@ -161,7 +161,8 @@ fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
     );
     // Each caller that timed out did so at 3,000 ms, when the store held 29; its
     // mark is at the balance its own grant made later, 30 to 40 in the order the
-    // consumer took them, above the line.
+    // consumer took them: on the line, which is the balance right after each
+    // attempt was handled.
     let mut unseen: Vec<i32> = chart.unseen.iter().map(|m| m.balance).collect();
     unseen.sort_unstable();
     assert_eq!(unseen, (30..=40).collect::<Vec<_>>());
@@ -172,8 +173,39 @@ fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
     assert_eq!(chart.max_balance, 40);
     assert_eq!(chart.axis.max, 40, "the marks stay inside the axis");
     assert_eq!(lab.state().store().balance("account-7"), 40);
-    // Each unseen mark is above the line at its attempt, tied to it by a connector.
-    assert_eq!(subpath_starts(&chart.connectors).len(), 11);
+    let line = line_points(&chart);
+    for mark in &chart.unseen {
+        assert!(
+            line.iter()
+                .any(|p| (p.0 - mark.x).abs() < 0.05 && (p.1 - mark.y).abs() < 0.05),
+            "{mark:?} is not on the line"
+        );
+    }
+    // On the line, so nothing ties a mark to it.
+    assert!(subpath_starts(&chart.connectors).is_empty());
+}
+
+#[test]
+fn the_line_is_the_balance_right_after_each_attempt_so_it_never_drops_without_a_cause() {
+    // The article's story: the first caller times out at 3 s, after the later
+    // grants; the line still stands at 100 for it, then 100, 100, 125, 125.
+    let mut lab = Lab::new();
+    for step in 1..=4 {
+        for action in idempotency_lab::lab::story_step(step).unwrap() {
+            lab.dispatch(action).unwrap();
+        }
+    }
+    lab.skip_to_idle().unwrap();
+    let rows = lab.state().timeline();
+    assert_eq!(
+        rows[0].balance_after, 125,
+        "its caller gave up at 3 s, after the rest"
+    );
+    let chart = balance_chart(rows, "account-7");
+    let line: Vec<i32> = chart.table_rows().iter().map(|r| r.balance).collect();
+    assert_eq!(line, [100, 100, 100, 125, 125]);
+    assert_eq!(chart.unseen.len(), 1);
+    assert_eq!((chart.unseen[0].attempt, chart.unseen[0].balance), (1, 100));
 }
 
 #[test]
@@ -749,4 +781,40 @@ fn the_attempt_axis_is_in_sending_order_with_bursts_and_two_processes() {
     );
     let ticks: Vec<u64> = chart.attempt_ticks.iter().map(|t| t.attempt).collect();
     assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+}
+
+#[test]
+fn a_grant_applied_while_its_caller_still_waits_is_drawn_as_a_receipt_not_yet_seen() {
+    let mut lab = Lab::new();
+    send(&mut lab, "order-1042", 100, false);
+    // A lost acknowledgement on a new grant, and on a repeat: both callers wait.
+    for action in [
+        Action::Send {
+            grant: GrantPoints::new("order-1043", "account-7", 25),
+            lose_acknowledgement: true,
+        },
+        Action::Send {
+            grant: GrantPoints::new("order-1042", "account-7", 100),
+            lose_acknowledgement: true,
+        },
+        Action::Wait { ms: 500 },
+    ] {
+        lab.dispatch(action).unwrap();
+    }
+    let rows = lab.state().timeline();
+    assert_eq!(
+        rows.iter().map(|r| r.outcome()).collect::<Vec<_>>(),
+        [Outcome::Applied, Outcome::Pending, Outcome::Pending]
+    );
+    let chart = balance_chart(rows, "account-7");
+    assert_eq!(chart.attempts, 3);
+    // The new grant is applied: what its receipt will say, on the line. The
+    // repeat added nothing: no such mark.
+    let unseen: Vec<(u64, i32, Outcome)> = chart
+        .unseen
+        .iter()
+        .map(|m| (m.attempt, m.balance, m.outcome))
+        .collect();
+    assert_eq!(unseen, [(2, 125, Outcome::Pending)]);
+    assert_eq!(chart.receipts.len(), 1);
 }

@@ -848,3 +848,20 @@ fn a_stress_run_reports_its_progress_until_every_caller_has_heard_back() {
     let second = lab.state().stress_progress().unwrap();
     assert_eq!((second.answered, second.total), (0, 60));
 }
+
+#[test]
+fn a_retention_out_of_range_is_refused_with_the_hours_as_typed() {
+    use idempotency_lab::lab::{LabError, MAX_RETENTION_HOURS};
+    let mut lab = Lab::new();
+    for hours in [0, MAX_RETENTION_HOURS + 1, u32::MAX] {
+        assert_eq!(
+            lab.dispatch(Action::SetRetention { hours }),
+            Err(LabError::Retention(hours.into()))
+        );
+    }
+    assert!(lab.history().actions.is_empty(), "nothing recorded");
+    for hours in [1, MAX_RETENTION_HOURS] {
+        assert_eq!(lab.dispatch(Action::SetRetention { hours }), Ok(()));
+        assert_eq!(lab.state().retention_hours(), hours);
+    }
+}

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The four numbered steps above the sandbox reach the article's numbers.
 
 use idempotency_lab::lab::{story_step, Lab, Outcome, STORY_ACCOUNT, STORY_STEPS};

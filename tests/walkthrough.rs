@@ -745,6 +745,23 @@ fn every_fact_reads_the_world() {
         Fact::parse("receipt-balance:1").unwrap().read(state, "r"),
         Err(FactError::Missing(_))
     ));
+    // A row sent and not yet handled has no balance to read, not a 0.
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("order-1042", "account-7", 100),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    let row_balance = Fact::parse("row-balance:1").unwrap();
+    assert!(matches!(
+        row_balance.read(lab.state(), "b"),
+        Err(FactError::Missing(_))
+    ));
+    lab.dispatch(Action::Wait { ms: 100 }).unwrap();
+    assert_eq!(
+        row_balance.read(lab.state(), "b").unwrap(),
+        Value::Number(100)
+    );
     // s11 at its end: an email through the outbox, and a receipt that expired.
     let tour = Tour::open(&content.scripts, 10, 4).unwrap();
     let state = tour.lab.state();

@@ -66,8 +66,8 @@ pub struct Mark {
 pub struct ChartRow {
     /// As numbered in the timeline's first column.
     pub attempt: AttemptId,
-    /// The account's current balance when its caller heard back (while it
-    /// waits: right after the store handled it): the line.
+    /// The account's balance right after the store handled this attempt, or
+    /// where it stood when the store never did: the line.
     pub balance: i32,
     pub outcome: Outcome,
     /// The balance printed on the receipt the caller got, if it got one.
@@ -371,20 +371,29 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     if rows.is_empty() {
         return BalanceChart::default();
     }
-    // The balance before the first drawn attempt: what the newest older row
-    // read.
-    let start_balance = ours.next().map_or(0, |r| r.balance_after);
-    // Attempts in the order they were sent; the line is the account's current
-    // balance when each caller heard back (or, while it waits, right after the
-    // store handled it).
+    // The balance before the first drawn attempt: where the newest older
+    // attempt the store handled left it.
+    let start_balance = ours
+        .find_map(|r| r.handled.as_ref())
+        .map_or(0, |h| h.balance_after);
+    // Attempts in the order they were sent. The line is the balance right after
+    // the store handled each one; one it never handled leaves the line where it
+    // was. (What a caller heard comes later and in another order: a caller that
+    // timed out read the balance at its deadline, after later attempts.)
+    let mut level = start_balance;
     let drawn: Vec<ChartRow> = rows
         .iter()
-        .map(|row| ChartRow {
-            attempt: row.attempt.id,
-            balance: row.balance_after,
-            outcome: row.outcome(),
-            receipt: row.caller_receipt().map(|r| r.balance),
-            unseen: unseen_balance(row),
+        .map(|row| {
+            if let Some(handled) = &row.handled {
+                level = handled.balance_after;
+            }
+            ChartRow {
+                attempt: row.attempt.id,
+                balance: level,
+                outcome: row.outcome(),
+                receipt: row.caller_receipt().map(|r| r.balance),
+                unseen: unseen_balance(row),
+            }
         })
         .collect();
 
@@ -549,11 +558,9 @@ pub fn attempt_label_indices(n: usize) -> Vec<usize> {
         .collect()
 }
 
-/// For a grant applied whose receipt never reached its caller, the balance the
-/// store recorded right after applying it: what the receipt would have said. The
-/// row's own balance is read when the caller gave up, which may be before the
-/// grant was applied (a slow or paused worker) or after later grants (a lost
-/// acknowledgement is only noticed at the deadline).
+/// For a grant applied whose receipt never reached its caller (it gave up, or
+/// still waits), the balance the store recorded right after applying it: what
+/// the receipt would have said, on the line at its attempt.
 fn unseen_balance(row: &AttemptRow) -> Option<i32> {
     // Timed out, or still waiting, while the store applied it.
     let applied = row.handled.as_ref().is_some_and(|h| h.applied());
@@ -562,11 +569,7 @@ fn unseen_balance(row: &AttemptRow) -> Option<i32> {
         Outcome::Pending if applied => {}
         _ => return None,
     }
-    Some(
-        row.handled
-            .as_ref()
-            .map_or(row.balance_after, |h| h.balance_after),
-    )
+    row.handled.as_ref().map(|h| h.balance_after)
 }
 
 /// A non-negative coordinate printed to one decimal with integer arithmetic only:

@@ -20,17 +20,6 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
             Invariant::ALL.map(|i| invariants.first_break(i))
         })
     });
-    // Whether each breaking attempt has a timeline row yet (its caller may still
-    // be waiting): only then can the page bring it into view.
-    let has_row = Memo::new(move |_| {
-        let breaks = breaks.get();
-        ctl.lab.with(|lab| {
-            let timeline = lab.state().timeline();
-            breaks.map(|b| {
-                b.is_some_and(|b| timeline.iter().rev().any(|r| r.attempt.id == b.attempt))
-            })
-        })
-    });
     let expired = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
@@ -92,15 +81,11 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
             let detail = move || {
                 broken().map(|b| {
                     let (t, lang) = (texts(), lang());
-                    let way = if has_row.get()[n] {
-                        view! {
-                            <button class="show-attempt" on:click=move |_| reveal.set(Some(b.attempt))>
-                                {(t.show_attempt)(lang, b.attempt)}
-                            </button>
-                        }
-                        .into_any()
-                    } else {
-                        view! { <span class="pending">{t.row_pending}</span> }.into_any()
+                    // Every attempt has its row from the moment it is sent.
+                    let way = view! {
+                        <button class="show-attempt" on:click=move |_| reveal.set(Some(b.attempt))>
+                            {(t.show_attempt)(lang, b.attempt)}
+                        </button>
                     };
                     view! {
                         <p class="broken-by">

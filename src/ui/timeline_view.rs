@@ -367,7 +367,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         // Its balance write stands though its receipt lost the race: it added
         // points, whatever receipt it then returned (the details below say so).
         Some(Ok(StoreOutcome::Replayed(_)))
-            if row.handled.as_ref().is_some_and(|h| h.points_added) =>
+            if row
+                .handled
+                .as_ref()
+                .is_some_and(crate::lab::Handling::applied) =>
         {
             (
                 t.store_applied.to_string(),

@@ -54,7 +54,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                 {move || {
                     if idle.get() {
                         texts().idle
-                    } else if ctl.speed.get() == Speed::Paused {
+                    } else if ctl.speed.get() == Speed::Paused && !ctl.skipping.get() {
                         texts().stopped_with_work
                     } else {
                         texts().running

@@ -50,7 +50,8 @@ pub enum Fact {
     NaiveBalance(String),
     /// The balance on the receipt a row's caller holds.
     ReceiptBalance(RowRef),
-    /// The account's balance right after a row's attempt was answered.
+    /// The account's balance right after a row's attempt was answered (while
+    /// its caller waits: right after the store handled it; missing before).
     RowBalance(RowRef),
     /// The points a row's attempt asked for.
     Points(RowRef),
@@ -201,7 +202,15 @@ impl Fact {
                 .caller_receipt()
                 .map(|r| Value::Number(r.balance.into()))
                 .ok_or_else(missing),
-            Fact::RowBalance(at) => number(row(*at)?.balance_after.into()),
+            // Nothing is known of a row whose caller waits and whose attempt the
+            // store has not handled yet.
+            Fact::RowBalance(at) => {
+                let row = row(*at)?;
+                if !row.balance_known() {
+                    return Err(missing());
+                }
+                number(row.balance_after.into())
+            }
             Fact::Points(at) => number(row(*at)?.attempt.grant.points.into()),
             Fact::Attempt(at) => number(row(*at)?.attempt.id as i64),
             Fact::Outcome(at) => code(row(*at)?.outcome().code()),
