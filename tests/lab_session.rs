@@ -463,6 +463,31 @@ fn a_wrong_field_is_named_with_its_rule() {
         );
         assert!(!error.to_string().contains("line"), "{error}");
     }
+    // In words (the English fallback, beside the page's own texts).
+    let said = |text: &str| from_json(text).unwrap_err().to_string();
+    assert_eq!(
+        said(&file(r#"{"wait":{"ms":-5}}"#)),
+        format!(
+            "actions[0].wait.ms: -5 does not fit: it must be a whole number from 0 to {}",
+            u64::MAX
+        )
+    );
+    assert_eq!(
+        said(&file(r#"{"set-naive":{"on":"yes"}}"#)),
+        "actions[0].set-naive.on: \"yes\" does not fit: it must be true or false"
+    );
+    assert_eq!(
+        said(&file(r#""explode""#)),
+        "actions[0]: explode is not a name the lab knows"
+    );
+    assert_eq!(
+        said(r#"{"format":"idempotency-lab/session","version":2,"actions":[],"by":"me"}"#),
+        "by: there is no field by here"
+    );
+    assert_eq!(
+        said(&file(r#"{"send":{"grant":{"key":"k","account_id":"a"}}}"#)),
+        "actions[0].send.grant: the field points is missing"
+    );
     assert_eq!(
         idempotency_lab::lab::field_place("actions[1].send.grant.points"),
         (Some(2), "send.grant.points")
@@ -499,4 +524,57 @@ fn a_session_of_exactly_the_most_actions_opens_when_its_last_is_a_wait() {
         from_json(&file(check)).unwrap_err(),
         SessionError::NoRoomForTime
     );
+}
+
+/// The page says a file's broken rule in each language, naming the action and
+/// the field.
+#[test]
+fn a_wrong_field_is_told_in_english_and_in_persian() {
+    use idempotency_lab::i18n::Lang;
+    let file = |actions: &str| {
+        format!(r#"{{"format":"idempotency-lab/session","version":2,"actions":[{actions}]}}"#)
+    };
+    let cases = [
+        (
+            file(r#""restart",{"wait":{"ms":-5}}"#),
+            [
+                "action 2, field",
+                "does not fit there, which takes a whole number from 0 to",
+            ],
+            ["کنش ۲", "آنجا جا نمی‌شود؛ آنجا عددی درست از ۰ تا"],
+        ),
+        (
+            file(r#"{"set-naive":{"on":"yes"}}"#),
+            ["action 1, field", "which takes true or false"],
+            ["کنش ۱", "true یا false"],
+        ),
+        (
+            file(r#""explode""#),
+            ["action 1 breaks a rule", "is not a name the lab knows"],
+            ["کنش ۱", "نامی نیست که آزمایشگاه بشناسد"],
+        ),
+        (
+            file(r#"{"send":{"grant":{"key":"k","account_id":"a"}}}"#),
+            ["action 1, field", "is missing"],
+            ["کنش ۱", "نیامده است"],
+        ),
+        (
+            r#"{"format":"idempotency-lab/session","version":2,"actions":[],"by":"me"}"#.into(),
+            ["the field", "there is no field"],
+            ["فیلد", "آنجا نیست"],
+        ),
+    ];
+    for (text, en_parts, fa_parts) in cases {
+        let error = from_json(&text).unwrap_err();
+        let en = (Lang::En.texts().session_error)(&error);
+        let fa = (Lang::Fa.texts().session_error)(&error);
+        assert!(en.starts_with("the file is JSON, but "), "{en}");
+        assert!(fa.starts_with("پرونده JSON است، اما "), "{fa}");
+        for part in en_parts {
+            assert!(en.contains(part), "{en} lacks {part}");
+        }
+        for part in fa_parts {
+            assert!(fa.contains(part), "{fa} lacks {part}");
+        }
+    }
 }
