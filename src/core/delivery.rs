@@ -4,8 +4,9 @@
 //! it, in the tests and in the lab's simulated world alike.
 
 use super::error::GrantError;
+use super::grant::StoreOutcome;
 use super::grant::{GrantPoints, GrantResult};
-use super::store::{PointStore, StoreOutcome};
+use super::store::PointStore;
 
 /// The two sides of one delivery. The lesson lives in the gap between them.
 #[derive(Debug, Clone, PartialEq, Eq)]

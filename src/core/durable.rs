@@ -16,9 +16,10 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::error::GrantError;
+use super::grant::StoreOutcome;
 use super::grant::{GrantPoints, GrantResult};
 use super::pace::{CrashPoint, Pace, StoreStep, Table};
-use super::store::{natural_cmp, validate, StoreOutcome};
+use super::store::{natural_cmp, validate};
 
 /// The order in which the durable store makes a grant's two writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! The request and its receipt, as plain data.
+//! The request, its receipt, and what the store did with it, as plain data.
 
 use serde::{Deserialize, Serialize};
 
@@ -40,4 +40,28 @@ pub struct GrantResult {
     pub account_id: String,
     pub points: i32,
     pub balance: i32,
+}
+
+/// What the store did with a grant, as opposed to what the caller eventually hears.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoreOutcome {
+    /// First time this (account, key) was seen: points added, receipt stored.
+    Applied(GrantResult),
+    /// A repeat of a grant already applied: the stored receipt, nothing changed.
+    Replayed(GrantResult),
+}
+
+impl StoreOutcome {
+    pub fn receipt(&self) -> &GrantResult {
+        match self {
+            StoreOutcome::Applied(r) | StoreOutcome::Replayed(r) => r,
+        }
+    }
+
+    pub fn into_receipt(self) -> GrantResult {
+        match self {
+            StoreOutcome::Applied(r) | StoreOutcome::Replayed(r) => r,
+        }
+    }
 }

@@ -8,8 +8,7 @@ use std::future::Future;
 use serde::{Deserialize, Serialize};
 
 use super::error::GrantError;
-use super::grant::GrantPoints;
-use super::store::StoreOutcome;
+use super::grant::{GrantPoints, StoreOutcome};
 
 /// A named moment inside one grant's handling at which the process can crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -3,35 +3,10 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustc_hash::FxHashMap as HashMap;
-use serde::Serialize;
 
 use super::error::GrantError;
-use super::grant::{GrantPoints, GrantResult};
+use super::grant::{GrantPoints, GrantResult, StoreOutcome};
 use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
-
-/// What the store did with a grant, as opposed to what the caller eventually hears.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StoreOutcome {
-    /// First time this (account, key) was seen: points added, receipt stored.
-    Applied(GrantResult),
-    /// A repeat of a grant already applied: the stored receipt, nothing changed.
-    Replayed(GrantResult),
-}
-
-impl StoreOutcome {
-    pub fn receipt(&self) -> &GrantResult {
-        match self {
-            StoreOutcome::Applied(r) | StoreOutcome::Replayed(r) => r,
-        }
-    }
-
-    pub fn into_receipt(self) -> GrantResult {
-        match self {
-            StoreOutcome::Applied(r) | StoreOutcome::Replayed(r) => r,
-        }
-    }
-}
 
 /// One account's state. Receipts live under their account, so a key is scoped to
 /// the account and a lookup needs no new string.

@@ -72,7 +72,7 @@ pub enum LabError {
     /// An account that the request form would refuse (empty, too long, a
     /// space at an end, a character that cannot be seen), for a sign-in or a
     /// preference.
-    Account(super::form::FieldError),
+    Account(super::field_error::FieldError),
 }
 
 impl fmt::Display for LabError {
@@ -102,8 +102,8 @@ impl fmt::Display for LabError {
                 f,
                 "this session is as large as a saved session may be ({} actions, {} grants); \
                  export it if you want to keep it, then reset to go on",
-                super::session::MAX_ACTIONS,
-                super::session::MAX_SENDS
+                super::limits::MAX_ACTIONS,
+                super::limits::MAX_SENDS
             ),
             LabError::NothingToUndo => write!(f, "there is nothing to undo"),
             LabError::NothingToRedo => write!(f, "there is nothing to redo"),

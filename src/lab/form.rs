@@ -2,31 +2,12 @@
 
 use crate::core::GrantPoints;
 
+use super::field_error::FieldError;
 use super::text::look_alike_problem;
 
 /// Longest account or key the form takes: long enough for any real id, short
 /// enough that a pasted novel cannot swamp the timeline.
 pub const MAX_FIELD_CHARS: usize = 80;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldError {
-    /// Empty or only white space.
-    Empty,
-    /// Longer than [`MAX_FIELD_CHARS`].
-    TooLong,
-    /// Not a whole number.
-    NotANumber,
-    /// Zero or less.
-    NotPositive,
-    /// More than `i32::MAX`.
-    TooLarge,
-    /// Space at the start or end: it would look like the same text without it.
-    EdgeSpace,
-    /// Two spaces in a row, which read as one.
-    DoubleSpace,
-    /// A character that cannot be seen (a zero-width space, a direction control).
-    Invisible,
-}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FormErrors {

@@ -4,10 +4,12 @@
 mod action;
 mod chart;
 mod engine;
+mod field_error;
 mod fold;
 mod form;
 mod history;
 mod invariants;
+mod limits;
 mod session;
 mod story;
 mod text;
@@ -23,16 +25,18 @@ pub use engine::{
     BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_RETENTION_HOURS,
     MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
 };
+pub use field_error::FieldError;
 pub use fold::Line;
 pub use form::{
-    parse_millis, parse_points, parse_whole, read_request, FieldError, FormErrors, MAX_FIELD_CHARS,
+    parse_millis, parse_points, parse_whole, read_request, FormErrors, MAX_FIELD_CHARS,
 };
 pub use history::{History, Lab, ReplayError};
 pub use invariants::{Break, Invariant, Invariants};
+pub use limits::{MAX_ACTIONS, MAX_SENDS};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
     field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,
-    FieldProblem, SessionError, MAX_ACTIONS, MAX_SENDS, MAX_SESSION_BYTES,
+    FieldProblem, SessionError, MAX_SESSION_BYTES,
 };
 pub use story::{story_step, STORY_ACCOUNT, STORY_STEPS};
 pub use text::{is_invisible, look_alike_problem, visible};

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::form::MAX_FIELD_CHARS;
 use super::history::{History, Lab, ReplayError};
+use super::limits::{MAX_ACTIONS, MAX_SENDS};
 
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
 pub const FORMAT: &str = "idempotency-lab/session";
@@ -20,9 +21,6 @@ pub const VERSION: u32 = 2;
 /// Largest file (and decoded link) accepted: room for the largest session the lab
 /// lets a person build (every action at its longest, pretty-printed).
 pub const MAX_SESSION_BYTES: usize = 4 * 1024 * 1024;
-pub const MAX_ACTIONS: usize = 5_000;
-/// Most grants a whole session may queue, so a shared link cannot freeze the page.
-pub const MAX_SENDS: u64 = 50_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

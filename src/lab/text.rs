@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::form::FieldError;
+use super::field_error::FieldError;
 
 /// Whether `c` leaves no visible trace where it stands. `prev` and `next` are its
 /// neighbours: a zero-width (non-)joiner between two Arabic-script letters changes
