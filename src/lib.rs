@@ -1,6 +1,7 @@
 //! Idempotency Lab: the article's points store and worker, a deterministic lab engine
 //! built on them, and (in the browser) the Leptos page that lets people drive it.
 
+pub mod address;
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod boot_frame;

@@ -3,13 +3,16 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
+use crate::address::{Address, STATE_FRAGMENT};
 use crate::i18n::Lang;
 
-fn query_param(name: &str) -> Option<String> {
-    let search = window().location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search)
-        .ok()?
-        .get(name)
+/// What the address asks for, read by the one rule in [`Address::parse`].
+fn address() -> Address {
+    let location = window().location();
+    Address::parse(
+        &location.search().unwrap_or_default(),
+        &location.hash().unwrap_or_default(),
+    )
 }
 
 /// The page's language, as index.html's boot script wrote it on `<html lang>`.
@@ -94,12 +97,9 @@ pub fn remove_boot_frame() {
     }
 }
 
-const STATE_PREFIX: &str = "#state=";
-
 /// The session token of a permalink (`#state=…`), if the address has one.
 pub fn link_token() -> Option<String> {
-    let hash = window().location().hash().ok()?;
-    hash.strip_prefix(STATE_PREFIX).map(str::to_owned)
+    address().state
 }
 
 /// The address of this page as it is, without `embed` and without a session.
@@ -122,7 +122,7 @@ pub fn full_page() -> Option<String> {
 
 /// The address of this page with `token` as its session, and without `embed`.
 pub fn permalink(token: &str) -> Option<String> {
-    Some(format!("{}{STATE_PREFIX}{token}", full_page()?))
+    Some(format!("{}{STATE_FRAGMENT}{token}", full_page()?))
 }
 
 /// Asks the browser to copy `text` to the clipboard; the future says whether it
@@ -235,7 +235,7 @@ pub fn download(file_name: &str, text: &str) {
 
 /// `?scenario=` and `?step=` of a walkthrough deep link, as written.
 pub fn walk_link() -> Option<(String, Option<String>)> {
-    Some((query_param("scenario")?, query_param("step")))
+    address().walk
 }
 
 /// Keeps the walkthrough's place in the address (without reloading), so a
