@@ -543,8 +543,7 @@ impl LabState {
             .filter(|&id| {
                 self.fold
                     .attempt(id)
-                    .and_then(|t| t.row)
-                    .is_some_and(|row| self.fold.timeline[row].answered())
+                    .is_some_and(|t| self.fold.timeline[t.row].answered())
             })
             .count() as u32;
         (answered < total).then_some(StressProgress { answered, total })

@@ -110,7 +110,7 @@ pub(super) struct Tracked {
     pub attempt: Attempt,
     pub handled: Option<Handling>,
     /// Its timeline row (every attempt has one from the moment it is sent).
-    pub row: Option<usize>,
+    pub row: usize,
     pub never_handled: bool,
     /// The store's steps for it so far, in order.
     pub steps: Vec<StoreStep>,
@@ -124,6 +124,15 @@ pub(super) struct Tracked {
     /// Whether its delivery reached a queue.
     pub queued: bool,
     pub forbidden: Option<Forbidden>,
+}
+
+impl Tracked {
+    /// Whether its handling wrote the balance on its own, apart from the receipt
+    /// (a store written balance first): those points stay whatever comes next, a
+    /// crash or a receipt that loses a race.
+    fn wrote_balance_alone(&self) -> bool {
+        self.steps.contains(&StoreStep::Wrote(Table::Balance))
+    }
 }
 
 impl Fold {
@@ -165,7 +174,7 @@ impl Fold {
         self.attempts[index] = Some(Tracked {
             attempt,
             handled: None,
-            row: Some(row),
+            row,
             never_handled: false,
             steps: Vec::new(),
             durable: false,
@@ -211,11 +220,7 @@ impl Fold {
         durable: bool,
     ) -> RegrantCause {
         let earlier = self.attempt(first.0).expect("the first grant was sent");
-        let wrote_points = earlier
-            .steps
-            .iter()
-            .any(|s| matches!(s, StoreStep::Wrote(Table::Balance)));
-        if earlier.crashed_at.is_some() && wrote_points {
+        if earlier.crashed_at.is_some() && earlier.wrote_balance_alone() {
             RegrantCause::CrashLeftNoReceipt
         } else if self.expired.contains(op) {
             RegrantCause::ReceiptExpired
@@ -348,7 +353,7 @@ impl Fold {
                         .steps
                         .iter()
                         .any(|s| matches!(s, StoreStep::Staged(_)));
-                    let points_stay = tracked.steps.contains(&StoreStep::Wrote(Table::Balance));
+                    let points_stay = tracked.wrote_balance_alone();
                     let process = tracked.attempt.process;
                     self.mark(
                         event.at,
@@ -395,9 +400,7 @@ impl Fold {
                     .copied()
                     .collect();
                 let durable = tracked.durable;
-                if let Some(row) = self.tracked(*attempt).row {
-                    self.timeline[row].crashed_at = Some(*point);
-                }
+                self.sync_row(*attempt);
                 self.mark(
                     event.at,
                     MarkerKind::Crash {
@@ -471,9 +474,8 @@ impl Fold {
                 let looked = LookedUp {
                     receipt: receipt.clone(),
                 };
-                if let Some(row) = self.tracked(*attempt).row {
-                    self.timeline[row].looked_up = Some(looked);
-                }
+                let row = self.tracked(*attempt).row;
+                self.timeline[row].looked_up = Some(looked);
             }
             Happening::Emailed {
                 account_id,
@@ -512,7 +514,7 @@ impl Fold {
                 // receipt then loses to another attempt's (a transaction's staged
                 // writes are gone with its rollback).
                 let points_added = matches!(store, Ok(crate::core::StoreOutcome::Applied(_)))
-                    || steps.contains(&StoreStep::Wrote(Table::Balance));
+                    || tracked.wrote_balance_alone();
                 let handling = Handling {
                     at: event.at,
                     points_added,
@@ -572,9 +574,7 @@ impl Fold {
                         continue;
                     }
                     tracked.never_handled = true;
-                    if let Some(row) = tracked.row {
-                        self.timeline[row].never_handled = true;
-                    }
+                    self.sync_row(id);
                 }
                 self.mark(event.at, MarkerKind::ProcessEnded { process: *process });
             }
@@ -611,9 +611,7 @@ impl Fold {
         let tracked = self
             .attempt(id)
             .expect("the world reports an attempt only after it was sent");
-        let Some(index) = tracked.row else {
-            return;
-        };
+        let index = tracked.row;
         let (handled, never_handled, crashed_at, met, forbidden) = (
             tracked.handled.clone(),
             tracked.never_handled,
@@ -659,7 +657,7 @@ impl Fold {
         };
         let handled_before_answer = tracked.handled.is_some();
         self.sync_row(id);
-        let index = self.tracked(id).row.expect("every attempt sent has a row");
+        let index = self.tracked(id).row;
         let row = &mut self.timeline[index];
         row.answered_at = Some(at);
         row.caller = Some(caller);
