@@ -391,23 +391,24 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'timeout-applied');
   }));
 
-test('undo then redo while a caller waits: the clock stops where the redo lands, and the page says so', () =>
+test('undo then redo while a caller waits: the clock stays stopped where the redo lands, and the page says so', () =>
   withLab({}, async (page) => {
     await loseAck(page);
     await send(page);
     await page.getByRole('button', { name: 'Check balance' }).click();
     // Within the caller's 3 s: back over the read, then forward again.
     await button(page, 'Undo').click();
-    await setSpeed(page, '1x');
-    assert.equal(await page.getByTestId('notice').count(), 0, 'choosing a speed ends the notice');
-    await button(page, 'Redo').click();
     assert.equal(await speedControl(page).inputValue(), '0');
     assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped/);
+    await button(page, 'Redo').click();
+    assert.equal(await speedControl(page).inputValue(), '0');
+    assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped/, 'still said after the redo');
     assert.match(await page.getByTestId('world-state').textContent(), /^Clock stopped/);
     const stoppedAt = await virtualNow(page);
     assert.ok(stoppedAt < 3_000, 'the caller still waits');
-    // Running on, its caller gives up at its deadline as it would have.
+    // Running on ends the notice, and its caller gives up at its deadline as it would have.
     await setSpeed(page, '4x');
+    assert.equal(await page.getByTestId('notice').count(), 0, 'choosing a speed ends the notice');
     await page.locator('[data-testid=timeline-row][data-attempt="1"][data-outcome="timeout-applied"]').waitFor({ timeout: 10_000 });
     assert.match(await page.getByTestId('world-state').textContent(), /^Idle/);
   }));

@@ -244,7 +244,13 @@ impl Controller {
     }
 
     fn after_time_travel(self, result: Result<(), LabError>) {
-        let stop = result.is_ok() && self.busy() && self.speed.get_untracked() != Speed::Paused;
+        // Told when the clock stops here, and still told on a further undo or
+        // redo while it stays stopped.
+        let told = self
+            .notice
+            .with_untracked(|n| n == &Some(Notice::ClockStopped));
+        let stop =
+            result.is_ok() && self.busy() && (told || self.speed.get_untracked() != Speed::Paused);
         if result.is_ok() && self.busy() {
             self.skipping.set(false);
             self.speed.set(Speed::Paused);
