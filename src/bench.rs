@@ -4,7 +4,7 @@
 //! requests is left out of the timed part.
 
 use crate::core::{GrantPoints, PointStore};
-use crate::sim::World;
+use crate::sim::{Setting, World};
 
 fn grants(n: u32) -> Vec<GrantPoints> {
     (0..n)
@@ -34,7 +34,9 @@ pub fn store_applies_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
 /// send is answered before the next.
 pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
     let mut world = World::new();
-    world.set_processing_time(0);
+    world
+        .set(Setting::ProcessingMs(0))
+        .expect("0 ms is allowed");
     let grants = grants(n);
     let start = now_ms();
     for (id, grant) in (1..).zip(grants) {

@@ -5,8 +5,8 @@ use crate::core::{
     CrashPoint, EmailVia, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language,
 };
 use crate::lab::{
-    Expected, FieldError, FieldProblem, LabError, Outcome, SessionError, Truth, MAX_ACTIONS,
-    MAX_FIELD_CHARS, MAX_SENDS, MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
+    Expected, FieldError, FieldProblem, LabError, Outcome, SessionError, SettingError, Truth,
+    MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS, MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
 };
 use crate::sim::{Acknowledge, Routing, StoreKind};
 
@@ -624,17 +624,17 @@ static EN: Texts = Texts {
     },
     lab_error: |e| match e {
         LabError::NothingToRetry => "Nothing to retry yet: send a request first.".to_string(),
-        LabError::CallerTimeout(ms) => format!(
+        LabError::Setting(SettingError::CallerTimeout(ms)) => format!(
             "Caller timeout (ms): must be 1 to {MAX_SETTING_MS}, not {ms}. Nothing changed."
         ),
-        LabError::ProcessingTime(ms) => format!(
+        LabError::Setting(SettingError::ProcessingTime(ms)) => format!(
             "Processing time (ms): must be 0 to {MAX_SETTING_MS}, not {ms}. Nothing changed."
         ),
         LabError::NothingToUndo => "Nothing to undo yet.".to_string(),
         LabError::NothingToRedo => "Nothing to redo: redo brings back only what Undo took back.".to_string(),
         LabError::StepNotPaused => "Step is for a paused consumer: switch on “Pause consumer” first.".to_string(),
         LabError::NothingToStep => "Nothing to step: the queue is empty, or the consumer is still applying a delivery.".to_string(),
-        LabError::Retention(h) => format!(
+        LabError::Setting(SettingError::Retention(h)) => format!(
             "Retention (hours): must be 1 to {}, not {h}. Nothing changed.",
             crate::lab::MAX_RETENTION_HOURS
         ),
@@ -643,15 +643,15 @@ static EN: Texts = Texts {
             crate::lab::MAX_CLOCK_MOVE_MS
         ),
         LabError::Account(e) => format!("Account: {} Nothing changed.", (EN.field_error)(*e)),
-        LabError::MaxAttempts(n) => format!(
+        LabError::Setting(SettingError::MaxAttempts(n)) => format!(
             "Max attempts: must be 1 to {}, not {n}. Nothing changed.",
             crate::core::MAX_ATTEMPTS
         ),
-        LabError::Processes(n) => format!(
+        LabError::Setting(SettingError::Processes(n)) => format!(
             "Processes: must be 1 or {}, not {n}. Nothing changed.",
             crate::sim::MAX_PROCESSES
         ),
-        LabError::RoutingSlot(n) => format!(
+        LabError::Setting(SettingError::RoutingSlot(n)) => format!(
             "Routing: there is no process {n}; processes are numbered 1 to {}. Nothing changed.",
             crate::sim::MAX_PROCESSES
         ),
@@ -1173,12 +1173,12 @@ static FA: Texts = Texts {
             fa(MAX_WAIT_MS),
             fa(ms)
         ),
-        LabError::CallerTimeout(ms) => format!(
+        LabError::Setting(SettingError::CallerTimeout(ms)) => format!(
             "مهلت فراخواننده باید از ۱ تا {} میلی‌ثانیه باشد، نه {}.",
             fa(MAX_SETTING_MS),
             fa(ms)
         ),
-        LabError::ProcessingTime(ms) => format!(
+        LabError::Setting(SettingError::ProcessingTime(ms)) => format!(
             "زمان پردازش باید از ۰ تا {} میلی‌ثانیه باشد، نه {}.",
             fa(MAX_SETTING_MS),
             fa(ms)
@@ -1196,17 +1196,17 @@ static FA: Texts = Texts {
             fa(MAX_ACTIONS),
             fa(MAX_SENDS)
         ),
-        LabError::Processes(n) => format!(
+        LabError::Setting(SettingError::Processes(n)) => format!(
             "شمار فرایندها باید ۱ یا {} باشد، نه {}.",
             fa(crate::sim::MAX_PROCESSES),
             fa(n)
         ),
-        LabError::RoutingSlot(n) => format!(
+        LabError::Setting(SettingError::RoutingSlot(n)) => format!(
             "فرایند {} وجود ندارد: فرایندها از ۱ تا {} شماره دارند.",
             fa(n),
             fa(crate::sim::MAX_PROCESSES)
         ),
-        LabError::Retention(h) => format!(
+        LabError::Setting(SettingError::Retention(h)) => format!(
             "نگه‌داری رسیدها باید از ۱ تا {} ساعت باشد، نه {}. چیزی تغییر نکرد.",
             fa(crate::lab::MAX_RETENTION_HOURS),
             fa(h)
@@ -1217,7 +1217,7 @@ static FA: Texts = Texts {
             fa(ms)
         ),
         LabError::Account(e) => format!("حساب: {} چیزی تغییر نکرد.", (FA.field_error)(*e)),
-        LabError::MaxAttempts(n) => format!(
+        LabError::Setting(SettingError::MaxAttempts(n)) => format!(
             "بیشترین تلاش‌ها: باید از ۱ تا {} باشد، نه {}. چیزی تغییر نکرد.",
             fa(crate::core::MAX_ATTEMPTS),
             fa(n)

@@ -4,6 +4,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::ui::App;
@@ -420,9 +421,7 @@ fn the_callers_history_replayed_in_wasm_gives_the_native_event_log() {
 fn balance_first_crashed() -> Lab {
     let mut lab = Lab::new();
     for action in [
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
+        Action::Set(Setting::Store(StoreKind::BalanceFirst)),
         Action::SetCrashPoint {
             point: Some(CrashPoint::BetweenWrites),
         },

@@ -4,6 +4,7 @@
 //! timeline, and the rows its text equivalent lists.
 
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{
     attempt_label_indices, balance_chart, percent, value_axis, Action, BalanceChart, Lab, Outcome,
     CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
@@ -99,7 +100,7 @@ fn a_replayed_receipt_sits_below_the_current_balance_line() {
 fn the_chart_draws_only_the_newest_attempts() {
     let mut lab = Lab::new();
     // Callers patient enough for 500 deliveries of 100 ms each.
-    lab.dispatch(Action::SetCallerTimeout { ms: 60_000 })
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
@@ -456,7 +457,7 @@ fn attempt_labels_are_the_timeline_numbers_at_their_marks() {
 
     // With 120 drawn, a few labels, evenly spread, the first and the last included.
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetCallerTimeout { ms: 60_000 })
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
@@ -561,7 +562,7 @@ fn the_text_equivalent_lists_each_attempt_with_what_its_mark_shows() {
 #[test]
 fn the_text_equivalent_of_a_long_run_lists_only_the_newest_rows() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetCallerTimeout { ms: 60_000 })
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
@@ -731,7 +732,7 @@ fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
 #[test]
 fn many_attempts_draw_smaller_marks() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetCallerTimeout { ms: 60_000 })
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
@@ -752,7 +753,7 @@ fn the_attempt_axis_is_in_sending_order_with_bursts_and_two_processes() {
     // Two processes share the burst round-robin; the consumers take the waiting
     // producers out of line, and the callers past the deadline give up together.
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetProcesses { count: 2 }).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
         points: 1,

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{idle, lab_of, retry, send};
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab, MarkerKind};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::{CrashPoint, StoreStep, Table};
@@ -12,7 +13,7 @@ use idempotency_lab::{CrashPoint, StoreStep, Table};
 /// then retries with the same key.
 fn crash_then_retry(kind: StoreKind, point: CrashPoint) -> Lab {
     let lab = idle(lab_of(&[
-        Action::SetStore { kind },
+        Action::Set(Setting::Store(kind)),
         Action::SetCrashPoint { point: Some(point) },
         send("order-1042", 100),
     ]));
@@ -101,9 +102,9 @@ fn restart_with_memory_grants_again() {
 fn two_processes_with_memory_grant_twice_and_with_a_transaction_conflict() {
     for (kind, granted) in [(StoreKind::InMemory, 2), (StoreKind::OneTransaction, 1)] {
         let lab = idle(lab_of(&[
-            Action::SetStore { kind },
-            Action::SetProcesses { count: 2 },
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::ProcessingMs(1_000)),
             send("order-1042", 100),
             Action::Wait { ms: 10 },
             retry(),
@@ -133,10 +134,8 @@ fn two_processes_with_memory_grant_twice_and_with_a_transaction_conflict() {
 fn an_expired_receipt_grants_again_unless_the_ledger_recognises_it() {
     for ledger in [false, true] {
         let mut lab = idle(lab_of(&[
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
-            Action::SetLedgerCheck { on: ledger },
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
+            Action::Set(Setting::LedgerCheck(ledger)),
             send("order-1042", 100),
             Action::MoveClock { ms: 25 * HOUR_MS },
         ]));
@@ -160,10 +159,8 @@ fn an_expired_receipt_grants_again_unless_the_ledger_recognises_it() {
 #[test]
 fn routing_by_key_sends_every_attempt_of_an_operation_to_one_process() {
     let lab = idle(lab_of(&[
-        Action::SetProcesses { count: 2 },
-        Action::SetRouting {
-            routing: Routing::KeyHash,
-        },
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Routing(Routing::KeyHash)),
         send("order-1042", 100),
         retry(),
         retry(),
@@ -180,7 +177,7 @@ fn routing_by_key_sends_every_attempt_of_an_operation_to_one_process() {
 
 #[test]
 fn a_restart_of_two_processes_keeps_each_line_in_its_slot() {
-    let lab = lab_of(&[Action::SetProcesses { count: 2 }, Action::Restart]);
+    let lab = lab_of(&[Action::Set(Setting::Processes(2)), Action::Restart]);
     let lines: Vec<(u32, u8)> = lab
         .state()
         .lines()
@@ -209,7 +206,7 @@ fn round_robin_starts_at_process_1_when_the_second_starts() {
     let lab = idle(lab_of(&[
         send("a", 1),
         send("b", 1),
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
         send("c", 1),
         send("d", 1),
         send("e", 1),
@@ -321,7 +318,7 @@ fn every_store_crashed_at_every_point_then_retried_gives_its_outcome() {
     for case in table {
         let what = format!("{:?} crashed at {:?}", case.kind, case.crash);
         let mut lab = idle(lab_of(&[
-            Action::SetStore { kind: case.kind },
+            Action::Set(Setting::Store(case.kind)),
             Action::SetCrashPoint { point: case.crash },
             send("order-1042", 100),
         ]));
@@ -459,9 +456,9 @@ fn two_attempts_racing_on_two_processes_in_every_store() {
     for case in table {
         let kind = case.kind;
         let lab = idle(lab_of(&[
-            Action::SetStore { kind },
-            Action::SetProcesses { count: 2 },
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::ProcessingMs(1_000)),
             send("order-1042", 100),
             Action::Wait { ms: 10 },
             retry(),
@@ -536,8 +533,8 @@ fn expiry_then_retry_grants_again_in_every_durable_order_unless_the_ledger_is_ch
         for ledger in [false, true] {
             let what = format!("{kind:?}, ledger check {ledger}");
             let mut lab = idle(lab_of(&[
-                Action::SetStore { kind },
-                Action::SetLedgerCheck { on: ledger },
+                Action::Set(Setting::Store(kind)),
+                Action::Set(Setting::LedgerCheck(ledger)),
                 send("order-1042", 100),
                 // Just inside the window: nothing expires yet.
                 Action::MoveClock {
@@ -575,9 +572,7 @@ fn points_granted_again_after_expiry_need_a_receipt_of_their_own() {
     // The first receipt expired as promised; the retry adds the points again
     // and crashes before its receipt: that is a break, whatever expired before.
     let mut lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
+        Action::Set(Setting::Store(StoreKind::BalanceFirst)),
         send("order-1042", 100),
         Action::MoveClock { ms: 25 * HOUR_MS },
         Action::SetCrashPoint {
@@ -687,7 +682,7 @@ fn only_a_handling_that_writes_reaches_a_crash_point() {
         for point in CrashPoint::ALL {
             let what = format!("{kind:?} at {point:?}");
             let mut lab = idle(lab_of(&[
-                Action::SetStore { kind },
+                Action::Set(Setting::Store(kind)),
                 send("order-1042", 100),
             ]));
             for action in [
@@ -700,7 +695,11 @@ fn only_a_handling_that_writes_reaches_a_crash_point() {
             }
             let lab = idle(lab);
             let state = lab.state();
-            assert_eq!(state.crash_point(), Some(point), "{what}: still armed");
+            assert_eq!(
+                state.faults().crash_point,
+                Some(point),
+                "{what}: still armed"
+            );
             assert!(state.markers().is_empty(), "{what}: {:?}", state.markers());
             let codes: Vec<&str> = state
                 .timeline()
@@ -719,7 +718,7 @@ fn only_a_handling_that_writes_reaches_a_crash_point() {
             let row = lab.state().timeline().last().unwrap();
             assert_eq!(row.crashed_at, Some(point), "{what}");
             assert_eq!(
-                lab.state().crash_point(),
+                lab.state().faults().crash_point,
                 None,
                 "{what}: armed for one crash"
             );
@@ -738,11 +737,11 @@ fn marker_kinds(lab: &Lab) -> Vec<MarkerKind> {
 #[test]
 fn a_second_process_taken_away_and_started_again_later_is_no_restart() {
     let lab = lab_of(&[
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
         Action::Wait { ms: 10 },
-        Action::SetProcesses { count: 1 },
+        Action::Set(Setting::Processes(1)),
         Action::Wait { ms: 10 },
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
     ]);
     assert!(matches!(
         &marker_kinds(&lab)[..],
@@ -760,9 +759,9 @@ fn a_second_process_taken_away_and_started_again_later_is_no_restart() {
     ));
     // In one instant, an end and a start in one slot read as one restart.
     let lab = lab_of(&[
-        Action::SetProcesses { count: 2 },
-        Action::SetProcesses { count: 1 },
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Processes(1)),
+        Action::Set(Setting::Processes(2)),
     ]);
     assert!(matches!(
         &marker_kinds(&lab)[..],
@@ -783,9 +782,7 @@ fn a_second_process_taken_away_and_started_again_later_is_no_restart() {
 #[test]
 fn receipts_swept_in_one_instant_make_one_marker_and_in_two_make_two() {
     let sent = [
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
         send("order-1", 100),
         send("order-2", 100),
     ];
@@ -800,14 +797,16 @@ fn receipts_swept_in_one_instant_make_one_marker_and_in_two_make_two() {
     };
     // Written 100 ms apart, each expires in its own instant.
     let mut lab = idle(lab_of(&sent));
-    lab.dispatch(Action::SetRetention { hours: 1 }).unwrap();
+    lab.dispatch(Action::Set(Setting::RetentionHours(1)))
+        .unwrap();
     lab.dispatch(Action::MoveClock { ms: 2 * HOUR_MS }).unwrap();
     assert_eq!(expired(&lab), [1, 1]);
     // A shorter retention sweeps both at once.
     let mut lab = idle(lab_of(&sent));
     lab.dispatch(Action::MoveClock { ms: 2 * HOUR_MS }).unwrap();
     assert_eq!(expired(&lab), Vec::<u32>::new());
-    lab.dispatch(Action::SetRetention { hours: 1 }).unwrap();
+    lab.dispatch(Action::Set(Setting::RetentionHours(1)))
+        .unwrap();
     assert_eq!(expired(&lab), [2]);
     assert_eq!(lab.state().invariants().expired, 2);
 }
@@ -815,7 +814,7 @@ fn receipts_swept_in_one_instant_make_one_marker_and_in_two_make_two() {
 #[test]
 fn a_balance_read_follows_the_store_of_slot_1() {
     let mut lab = idle(lab_of(&[send("order-1042", 100)]));
-    lab.dispatch(Action::SetProcesses { count: 2 }).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     let read = |lab: &mut Lab| {
         lab.dispatch(Action::CheckBalance {
             account_id: "account-7".into(),
@@ -840,8 +839,8 @@ fn a_balance_read_follows_the_store_of_slot_1() {
 #[test]
 fn the_naive_side_shown_is_that_of_the_process_in_slot_1() {
     let lab = idle(lab_of(&[
-        Action::SetNaive { on: true },
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Naive(true)),
+        Action::Set(Setting::Processes(2)),
         send("order-1", 100),
         send("order-2", 25),
     ]));
@@ -861,8 +860,8 @@ fn the_naive_side_shown_is_that_of_the_process_in_slot_1() {
 #[test]
 fn a_step_lets_each_processs_consumer_take_one_delivery() {
     let mut lab = lab_of(&[
-        Action::SetProcesses { count: 2 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Paused(true)),
         send("order-1", 100),
         send("order-2", 100),
         send("order-3", 100),
@@ -878,7 +877,7 @@ fn a_step_lets_each_processs_consumer_take_one_delivery() {
 
 #[test]
 fn the_log_names_a_process_slot_only_beside_slot_1() {
-    let lab = lab_of(&[Action::SetProcesses { count: 2 }, Action::Restart]);
+    let lab = lab_of(&[Action::Set(Setting::Processes(2)), Action::Restart]);
     let log = common::event_log(&lab);
     assert!(
         log.contains(r#"{"at":0,"event":"process-started","process":2,"slot":2}"#),
@@ -892,47 +891,69 @@ fn the_log_names_a_process_slot_only_beside_slot_1() {
 
 #[test]
 fn the_worlds_settings_and_stores_read_back() {
-    use idempotency_lab::sim::World;
+    use idempotency_lab::sim::{Faults, Setting, World};
     let mut world = World::new();
+    let settings = world.settings();
     assert_eq!(
-        (world.store_kind(), world.crash_point(), world.routing()),
+        (settings.store, world.faults().crash_point, settings.routing),
         (StoreKind::InMemory, None, Routing::RoundRobin)
     );
-    assert_eq!(world.retention(), 24 * HOUR_MS);
-    assert!(!world.ledger_check());
-    world.set_store_kind(StoreKind::BalanceFirst);
-    world.set_crash_point(Some(CrashPoint::AfterCommit));
-    world.set_routing(Routing::KeyHash);
-    world.set_retention(2 * HOUR_MS);
-    world.set_ledger_check(true);
+    assert_eq!(settings.retention_ms(), 24 * HOUR_MS);
+    assert!(!settings.ledger_check);
+    world.set(Setting::Store(StoreKind::BalanceFirst)).unwrap();
+    world.arm(Faults {
+        crash_point: Some(CrashPoint::AfterCommit),
+        ..world.faults()
+    });
+    world.set(Setting::Routing(Routing::KeyHash)).unwrap();
+    world.set(Setting::RetentionHours(2)).unwrap();
+    world.set(Setting::LedgerCheck(true)).unwrap();
+    let settings = world.settings();
     assert_eq!(
-        (world.store_kind(), world.crash_point(), world.routing()),
+        (settings.store, world.faults().crash_point, settings.routing),
         (
             StoreKind::BalanceFirst,
             Some(CrashPoint::AfterCommit),
             Routing::KeyHash
         )
     );
-    assert_eq!(world.retention(), 2 * HOUR_MS);
-    assert!(world.ledger_check());
-    assert_eq!((world.processes(), world.process_numbers()), (1, vec![1]));
-    world.set_processes(2);
-    assert_eq!(
-        (world.processes(), world.process_numbers()),
-        (2, vec![1, 2])
-    );
+    assert_eq!(settings.retention_ms(), 2 * HOUR_MS);
+    assert!(settings.ledger_check);
+    let processes = |world: &World| (world.settings().processes, world.process_numbers());
+    assert_eq!(processes(&world), (1, vec![1]));
+    world.set(Setting::Processes(2)).unwrap();
+    assert_eq!(processes(&world), (2, vec![1, 2]));
     world.restart();
     assert_eq!(world.process_numbers(), [3, 4]);
-    world.set_processes(1);
-    assert_eq!((world.processes(), world.process_numbers()), (1, vec![3]));
+    world.set(Setting::Processes(1)).unwrap();
+    assert_eq!(processes(&world), (1, vec![3]));
     assert!(world.memory_store(2).is_none() && world.memory_store(0).is_none());
+}
+
+/// The world refuses settings outside what the lab allows, whole: nothing of
+/// the refused value takes effect, not even the settings beside it.
+#[test]
+fn the_world_refuses_a_setting_it_does_not_allow_and_changes_nothing() {
+    use idempotency_lab::sim::{Setting, SettingError, World};
+    let mut world = World::new();
+    let before = world.settings();
+    let mut wrong = before.with(Setting::Processes(3));
+    wrong.naive = true;
+    assert_eq!(world.configure(wrong), Err(SettingError::Processes(3)));
+    assert_eq!(world.settings(), before);
+    assert_eq!(world.process_numbers(), [1]);
+    assert_eq!(
+        world.set(Setting::Routing(Routing::Only(0))),
+        Err(SettingError::RoutingSlot(0))
+    );
+    assert_eq!(world.settings(), before);
 }
 
 #[test]
 fn a_balance_read_sees_the_store_in_use() {
     for kind in StoreKind::ALL {
         let mut lab = idle(lab_of(&[
-            Action::SetStore { kind },
+            Action::Set(Setting::Store(kind)),
             send("order-1042", 100),
         ]));
         let store = lab.state().store();
@@ -942,13 +963,11 @@ fn a_balance_read_sees_the_store_in_use() {
         assert_eq!(store.receipts_page(0), (vec![], 1));
         assert_eq!(store.balances(), [("account-7".to_owned(), 100)]);
         // The other store is untouched.
-        lab.dispatch(Action::SetStore {
-            kind: if kind.is_durable() {
-                StoreKind::InMemory
-            } else {
-                StoreKind::OneTransaction
-            },
-        })
+        lab.dispatch(Action::Set(Setting::Store(if kind.is_durable() {
+            StoreKind::InMemory
+        } else {
+            StoreKind::OneTransaction
+        })))
         .unwrap();
         let other = lab.state().store();
         assert_eq!(other.receipt("account-7", "order-1042"), None, "{kind:?}");

@@ -17,6 +17,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab};
 use idempotency_lab::sim::{
     AttemptId, Event, Happening, Millis, ProcessNumber, Routing, StoreKind, HOUR_MS,
@@ -79,11 +80,11 @@ fn action(clock: u64) -> impl Strategy<Value = Action> {
         }),
         3 => crash_point().prop_map(|point| Action::SetCrashPoint { point }),
         1 => Just(Action::Restart),
-        2 => (1..=2u8).prop_map(|count| Action::SetProcesses { count }),
-        1 => routing().prop_map(|routing| Action::SetRouting { routing }),
-        1 => (0..=1_500u64).prop_map(|ms| Action::SetProcessingTime { ms }),
-        1 => (50..=4_000u64).prop_map(|ms| Action::SetCallerTimeout { ms }),
-        1 => any::<bool>().prop_map(|paused| Action::SetPaused { paused }),
+        2 => (1..=2u8).prop_map(|count| Action::Set(Setting::Processes(count))),
+        1 => routing().prop_map(|routing| Action::Set(Setting::Routing(routing))),
+        1 => (0..=1_500u64).prop_map(|ms| Action::Set(Setting::ProcessingMs(ms))),
+        1 => (50..=4_000u64).prop_map(|ms| Action::Set(Setting::CallerTimeoutMs(ms))),
+        1 => any::<bool>().prop_map(|paused| Action::Set(Setting::Paused(paused))),
         1 => Just(Action::Step),
         3 => (1..=4_000u64).prop_map(|ms| Action::Wait { ms }),
         1 => (1..=clock).prop_map(|ms| Action::MoveClock { ms }),
@@ -94,9 +95,7 @@ fn action(clock: u64) -> impl Strategy<Value = Action> {
 /// well inside the 24-hour retention: no receipt expires.
 fn transactional_history() -> impl Strategy<Value = Vec<Action>> {
     vec(action(45 * 60_000), 0..=MAX_HISTORY).prop_map(|actions| {
-        let mut history = vec![Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        }];
+        let mut history = vec![Action::Set(Setting::Store(StoreKind::OneTransaction))];
         history.extend(actions);
         history
     })
@@ -109,9 +108,9 @@ fn transactional_history() -> impl Strategy<Value = Vec<Action>> {
 fn any_store_history() -> impl Strategy<Value = Vec<Action>> {
     let kind = proptest::sample::select(&StoreKind::ALL[..]);
     let extra = prop_oneof![
-        1 => kind.clone().prop_map(|kind| Action::SetStore { kind }),
-        1 => any::<bool>().prop_map(|on| Action::SetLedgerCheck { on }),
-        1 => (1..=6u32).prop_map(|hours| Action::SetRetention { hours }),
+        1 => kind.clone().prop_map(|kind| Action::Set(Setting::Store(kind))),
+        1 => any::<bool>().prop_map(|on| Action::Set(Setting::LedgerCheck(on))),
+        1 => (1..=6u32).prop_map(|hours| Action::Set(Setting::RetentionHours(hours))),
     ];
     let step = prop_oneof![
         12 => action(2 * 24 * HOUR_MS),
@@ -124,8 +123,8 @@ fn any_store_history() -> impl Strategy<Value = Vec<Action>> {
     ];
     (first, any::<bool>(), vec(step, 0..=MAX_HISTORY)).prop_map(|(kind, ledger, actions)| {
         let mut history = vec![
-            Action::SetStore { kind },
-            Action::SetLedgerCheck { on: ledger },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::LedgerCheck(ledger)),
         ];
         history.extend(actions);
         history
@@ -139,7 +138,7 @@ fn run(actions: &[Action]) -> Lab {
     for action in actions {
         let _ = lab.dispatch(action.clone());
     }
-    lab.dispatch(Action::SetPaused { paused: false })
+    lab.dispatch(Action::Set(Setting::Paused(false)))
         .expect("unpausing is always accepted");
     lab.skip_to_idle().unwrap();
     lab
@@ -587,7 +586,7 @@ fn generated_histories_cover_every_situation() {
         let actions = any_store_history().new_tree(&mut runner).unwrap().current();
         let lab = run(&actions);
         let kind = match &actions[0] {
-            Action::SetStore { kind } => kind.code(),
+            Action::Set(Setting::Store(kind)) => kind.code(),
             _ => unreachable!(),
         };
         for invariant in Invariant::ALL {

@@ -3,6 +3,7 @@
 mod common;
 
 use common::lab_of;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, AttemptRow, Lab, Outcome, RegrantCause};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::GrantPoints;
@@ -26,10 +27,8 @@ fn handled(lab: &Lab) -> usize {
 #[test]
 fn a_receipt_expiring_in_the_instant_a_timer_is_due_neither_panics_nor_skips_it() {
     let mut lab = lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetRetention { hours: 1 },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::RetentionHours(1)),
         send("k1"),
         Action::Wait { ms: HOUR_MS },
         send("k2"),
@@ -43,12 +42,10 @@ fn a_receipt_expiring_in_the_instant_a_timer_is_due_neither_panics_nor_skips_it(
 #[test]
 fn one_step_with_two_processes_lets_each_consumer_take_one_delivery() {
     let lab = lab_of(&[
-        Action::SetProcessingTime { ms: 0 },
-        Action::SetProcesses { count: 2 },
-        Action::SetRouting {
-            routing: Routing::Only(1),
-        },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::ProcessingMs(0)),
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Routing(Routing::Only(1))),
+        Action::Set(Setting::Paused(true)),
         send("a"),
         send("b"),
         send("c"),
@@ -65,9 +62,9 @@ fn one_step_with_two_processes_lets_each_consumer_take_one_delivery() {
 #[test]
 fn asking_for_the_processes_already_running_changes_nothing() {
     let lab = lab_of(&[
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
         send("a"),
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
         send("b"),
     ]);
     let processes: Vec<u32> = (1..=2)
@@ -79,9 +76,7 @@ fn asking_for_the_processes_already_running_changes_nothing() {
 #[test]
 fn a_page_as_long_as_the_durable_receipts_holds_them_all_in_order() {
     let mut lab = lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
         send("k10"),
         send("k2"),
     ]);
@@ -113,9 +108,9 @@ fn a_grant_made_again_is_told_by_its_cause() {
     };
     let two = |kind| {
         vec![
-            Action::SetStore { kind },
-            Action::SetProcesses { count: 2 },
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::ProcessingMs(1_000)),
             send("order-1042"),
             retry.clone(),
         ]
@@ -136,18 +131,14 @@ fn a_grant_made_again_is_told_by_its_cause() {
     ];
     assert_eq!(cause(&restarted), Some(RegrantCause::Restart));
     let expired = [
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
         send("order-1042"),
         Action::MoveClock { ms: 25 * HOUR_MS },
         retry.clone(),
     ];
     assert_eq!(cause(&expired), Some(RegrantCause::ReceiptExpired));
     let crashed = [
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
+        Action::Set(Setting::Store(StoreKind::BalanceFirst)),
         Action::SetCrashPoint {
             point: Some(idempotency_lab::CrashPoint::BetweenWrites),
         },
@@ -162,9 +153,9 @@ fn a_grant_made_again_is_told_by_its_cause() {
 /// lab once both are done, and the loser's row (attempt 2).
 fn race_on(kind: StoreKind) -> (Lab, AttemptRow) {
     let mut lab = lab_of(&[
-        Action::SetStore { kind },
-        Action::SetProcesses { count: 2 },
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::Store(kind)),
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::ProcessingMs(1_000)),
         send("order-1042"),
         Action::RetrySame {
             lose_acknowledgement: false,

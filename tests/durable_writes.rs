@@ -4,13 +4,14 @@
 mod common;
 
 use common::lab_of;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, DurableWrites, Lab};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::GrantPoints;
 
 fn sent_once(kind: StoreKind) -> Lab {
     let mut lab = lab_of(&[
-        Action::SetStore { kind },
+        Action::Set(Setting::Store(kind)),
         Action::Send {
             grant: GrantPoints::new("order-1042", "account-7", 100),
             lose_acknowledgement: false,
@@ -73,9 +74,9 @@ fn a_replay_or_a_lost_race_wrote_nothing() {
         StoreKind::BalanceFirst,
     ] {
         let mut lab = lab_of(&[
-            Action::SetStore { kind },
-            Action::SetProcesses { count: 2 },
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::ProcessingMs(1_000)),
             Action::Send {
                 grant: GrantPoints::new("order-1042", "account-7", 100),
                 lose_acknowledgement: false,

@@ -7,13 +7,17 @@ mod common;
 
 use common::{idle, lab_of, retry};
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab, MarkerKind};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints};
 
 /// Emails on, through `via`; a grant whose acknowledgement is lost, then a retry.
 fn lost_ack_then_retry(via: EmailVia, setup: &[Action]) -> Lab {
-    let mut actions = vec![Action::SetEmail { on: true }, Action::SetEmailVia { via }];
+    let mut actions = vec![
+        Action::Set(Setting::Email(true)),
+        Action::Set(Setting::EmailVia(via)),
+    ];
     actions.extend_from_slice(setup);
     actions.push(Action::Send {
         grant: GrantPoints::new("order-1042", "account-7", 100),
@@ -77,9 +81,7 @@ fn through_the_outbox_the_customer_gets_one_email() {
 #[test]
 fn a_crash_after_the_commit_loses_the_inline_email_but_not_the_outbox_row() {
     let crash = [
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
         Action::SetCrashPoint {
             point: Some(CrashPoint::AfterCommit),
         },
@@ -97,9 +99,7 @@ fn a_grant_made_twice_writes_two_rows_and_the_service_keeps_one_email() {
     let lab = lost_ack_then_retry(
         EmailVia::Outbox,
         &[
-            Action::SetStore {
-                kind: StoreKind::BalanceFirst,
-            },
+            Action::Set(Setting::Store(StoreKind::BalanceFirst)),
             Action::SetCrashPoint {
                 point: Some(CrashPoint::BetweenWrites),
             },
@@ -116,23 +116,23 @@ fn a_grant_made_twice_writes_two_rows_and_the_service_keeps_one_email() {
 #[test]
 fn with_emails_off_nothing_is_sent_and_the_settings_are_part_of_the_history() {
     let lab = idle(lab_of(&[
-        Action::SetEmailVia {
-            via: EmailVia::Outbox,
-        },
+        Action::Set(Setting::EmailVia(EmailVia::Outbox)),
         common::send("order-1042", 100),
     ]));
     assert_eq!(inbox(&lab), (vec![], 0));
-    assert_eq!(lab.state().world().email(), (false, EmailVia::Outbox));
+    let settings = lab.state().settings();
+    assert_eq!(
+        (settings.email, settings.email_via),
+        (false, EmailVia::Outbox)
+    );
     let json = serde_json::to_string(&[
-        Action::SetEmail { on: true },
-        Action::SetEmailVia {
-            via: EmailVia::Outbox,
-        },
+        Action::Set(Setting::Email(true)),
+        Action::Set(Setting::EmailVia(EmailVia::Outbox)),
     ])
     .unwrap();
     assert_eq!(
         json,
-        r#"[{"set-email":{"on":true}},{"set-email-via":{"via":"outbox"}}]"#
+        r#"[{"set":{"email":true}},{"set":{"email-via":"outbox"}}]"#
     );
     for via in EmailVia::ALL {
         assert_eq!(EmailVia::from_code(via.code()), Some(via));

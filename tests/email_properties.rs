@@ -12,6 +12,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab};
 use idempotency_lab::sim::{AttemptId, Happening, StoreKind};
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, StoreStep, Table};
@@ -31,8 +32,8 @@ fn step() -> impl Strategy<Value = Action> {
     let wait = prop_oneof![Just(10u64), Just(150), Just(1_000)].prop_map(|ms| Action::Wait { ms });
     let crash = proptest::sample::select(&CrashPoint::ALL[..])
         .prop_map(|p| Action::SetCrashPoint { point: Some(p) });
-    let store =
-        proptest::sample::select(&StoreKind::ALL[..]).prop_map(|kind| Action::SetStore { kind });
+    let store = proptest::sample::select(&StoreKind::ALL[..])
+        .prop_map(|kind| Action::Set(Setting::Store(kind)));
     prop_oneof![
         5 => send,
         4 => retry,
@@ -41,17 +42,15 @@ fn step() -> impl Strategy<Value = Action> {
         1 => store,
         1 => Just(Action::Restart),
         1 => Just(Action::SetRedeliver { on: true }),
-        1 => (1..=2u8).prop_map(|count| Action::SetProcesses { count }),
+        1 => (1..=2u8).prop_map(|count| Action::Set(Setting::Processes(count))),
     ]
 }
 
 fn run(actions: &[Action]) -> Lab {
     let mut lab = Lab::new();
     let setup = [
-        Action::SetEmail { on: true },
-        Action::SetEmailVia {
-            via: EmailVia::Outbox,
-        },
+        Action::Set(Setting::Email(true)),
+        Action::Set(Setting::EmailVia(EmailVia::Outbox)),
     ];
     for action in setup.iter().chain(actions) {
         let _ = lab.dispatch(action.clone());

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use idempotency_lab::lab::{
     from_json, from_link_token, to_json, to_link_token, Action, Lab, Outcome, SessionError, Truth,
 };
+use idempotency_lab::lab::{Setting, SESSION_VERSION};
 use idempotency_lab::GrantPoints;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sessions-v1");
@@ -92,7 +93,7 @@ fn describe(lab: &Lab) -> Vec<String> {
         state.queue().len(),
         state.waiting(),
         state.in_hand().map(|a| a.id),
-        state.paused(),
+        state.settings().paused,
         state.retry_target(),
         read.map_or("None".to_owned(), |r| format!("Some({r})"))
     ));
@@ -314,7 +315,7 @@ fn the_article_walk_opens_from_its_file_and_from_its_link_alike() {
     assert_eq!(
         lab.history().actions,
         [
-            Action::SetProcessingTime { ms: 0 },
+            Action::Set(Setting::ProcessingMs(0)),
             Action::Send {
                 grant: GrantPoints::new("order-1042", "account-7", 100),
                 lose_acknowledgement: true
@@ -353,7 +354,7 @@ fn receipt_vs_balance_reads_125_while_the_receipt_says_100() {
 fn burst_paused_opens_with_the_queue_full_and_producers_waiting() {
     let lab = open("burst-paused");
     let state = lab.state();
-    assert!(state.paused());
+    assert!(state.settings().paused);
     let queue: Vec<u64> = state.queue().iter().map(|a| a.id).collect();
     assert_eq!(queue, (1..=16).collect::<Vec<_>>());
     assert_eq!(state.waiting(), 4);
@@ -373,11 +374,14 @@ fn burst_paused_opens_with_the_queue_full_and_producers_waiting() {
 }
 
 #[test]
-fn converted_sessions_are_saved_as_version_2_and_replay_to_the_same_world() {
+fn converted_sessions_are_saved_in_todays_version_and_replay_to_the_same_world() {
     for name in NAMES {
         let lab = open(name);
         let saved = to_json(lab.history());
-        assert!(saved.contains("\"version\": 2"), "{name}");
+        assert!(
+            saved.contains(&format!("\"version\": {SESSION_VERSION}")),
+            "{name}"
+        );
         for copy in [
             from_json(&saved).unwrap(),
             from_link_token(&to_link_token(lab.history())).unwrap(),
@@ -395,13 +399,15 @@ fn an_unknown_version_is_refused_with_a_clear_reason() {
     for name in NAMES {
         let text = read(&format!("{name}.json"));
         assert!(text.contains("\"version\": 1"), "{name}");
-        for version in [0, 3, 99] {
+        for version in [0, SESSION_VERSION + 1, 99] {
             let changed = text.replace("\"version\": 1", &format!("\"version\": {version}"));
             let error = from_json(&changed).unwrap_err();
             assert_eq!(error, SessionError::UnsupportedVersion(version), "{name}");
             assert_eq!(
                 error.to_string(),
-                format!("session version {version} is not supported (this lab reads 2)")
+                format!(
+                    "session version {version} is not supported (this lab reads {SESSION_VERSION})"
+                )
             );
         }
     }
@@ -414,9 +420,10 @@ fn an_unknown_version_is_refused_with_a_clear_reason() {
         .unwrap()
         .unwrap();
     assert!(text.contains("\"version\":1"));
-    let token = engine.encode(text.replace("\"version\":1", "\"version\":3"));
+    let future = SESSION_VERSION + 1;
+    let token = engine.encode(text.replace("\"version\":1", &format!("\"version\":{future}")));
     assert_eq!(
         from_link_token(&token).unwrap_err(),
-        SessionError::UnsupportedVersion(3)
+        SessionError::UnsupportedVersion(future)
     );
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{idle, lab_of, retry, row, send};
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab, MetInProgress, Outcome};
 use idempotency_lab::sim::{Routing, StoreKind};
 use idempotency_lab::{CrashPoint, GrantError, GrantPoints, InFlightPolicy};
@@ -14,8 +15,8 @@ const ACCOUNT: &str = "account-7";
 /// Slow work, the policy set, order-1042 sent and at once sent again.
 fn duplicate_in_flight(policy: InFlightPolicy, setup: &[Action]) -> Lab {
     let mut actions = vec![
-        Action::SetProcessingTime { ms: 1_000 },
-        Action::SetInFlight { policy },
+        Action::Set(Setting::ProcessingMs(1_000)),
+        Action::Set(Setting::InFlight(policy)),
     ];
     actions.extend_from_slice(setup);
     actions.push(send("order-1042", 100));
@@ -103,13 +104,9 @@ fn with_no_record_the_duplicate_queues_behind_and_the_store_returns_the_receipt(
 #[test]
 fn two_processes_race_without_a_record_and_not_with_one() {
     let two = [
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
-        Action::SetProcesses { count: 2 },
-        Action::SetRouting {
-            routing: Routing::RoundRobin,
-        },
+        Action::Set(Setting::Store(StoreKind::BalanceFirst)),
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Routing(Routing::RoundRobin)),
     ];
     let raced = idle(duplicate_in_flight(InFlightPolicy::NoRecord, &two));
     assert_eq!(raced.state().store().balance(ACCOUNT), 200);
@@ -133,10 +130,8 @@ fn crash_while_a_duplicate_waits(point: CrashPoint) -> Lab {
     idle(duplicate_in_flight(
         InFlightPolicy::Wait,
         &[
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
-            Action::SetProcesses { count: 2 },
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
+            Action::Set(Setting::Processes(2)),
             Action::SetCrashPoint { point: Some(point) },
         ],
     ))
@@ -162,9 +157,7 @@ fn a_duplicate_waiting_in_the_crashed_process_hears_that_it_ended() {
     let mut lab = idle(duplicate_in_flight(
         InFlightPolicy::Wait,
         &[
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
             Action::SetCrashPoint {
                 point: Some(CrashPoint::AfterCommit),
             },
@@ -181,10 +174,8 @@ fn a_duplicate_waiting_in_the_crashed_process_hears_that_it_ended() {
 #[test]
 fn a_lost_acknowledgement_releases_the_record_and_the_waiter_gets_the_receipt() {
     let lab = idle(lab_of(&[
-        Action::SetProcessingTime { ms: 1_000 },
-        Action::SetInFlight {
-            policy: InFlightPolicy::Wait,
-        },
+        Action::Set(Setting::ProcessingMs(1_000)),
+        Action::Set(Setting::InFlight(InFlightPolicy::Wait)),
         Action::Send {
             grant: GrantPoints::new("order-1042", ACCOUNT, 100),
             lose_acknowledgement: true,
@@ -204,7 +195,7 @@ fn a_lost_acknowledgement_releases_the_record_and_the_waiter_gets_the_receipt() 
 fn a_waiter_whose_deadline_passes_gives_up_and_is_never_handled() {
     let lab = idle(duplicate_in_flight(
         InFlightPolicy::Wait,
-        &[Action::SetCallerTimeout { ms: 500 }],
+        &[Action::Set(Setting::CallerTimeoutMs(500))],
     ));
     let second = row(&lab, 2);
     assert_eq!(second.caller, Some(Err(GrantError::Timeout)));
@@ -219,11 +210,9 @@ fn a_waiter_whose_deadline_passes_gives_up_and_is_never_handled() {
 #[test]
 fn a_caller_that_gives_up_while_waiting_for_room_takes_its_record_back() {
     let lab = idle(lab_of(&[
-        Action::SetInFlight {
-            policy: InFlightPolicy::RetryLater,
-        },
-        Action::SetCallerTimeout { ms: 100 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::InFlight(InFlightPolicy::RetryLater)),
+        Action::Set(Setting::CallerTimeoutMs(100)),
+        Action::Set(Setting::Paused(true)),
         Action::Burst {
             account_id: ACCOUNT.into(),
             points: 1,
@@ -239,8 +228,8 @@ fn a_caller_that_gives_up_while_waiting_for_room_takes_its_record_back() {
     assert!(records.iter().all(|(r, _)| r.key != "order-1042"));
     // The next attempt of the operation is not told it is in progress.
     let mut lab = lab;
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
-    lab.dispatch(Action::SetCallerTimeout { ms: 3_000 })
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(3_000)))
         .unwrap();
     lab.dispatch(retry()).unwrap();
     let lab = idle(lab);
@@ -261,15 +250,11 @@ fn a_restart_drops_the_records_with_the_process() {
 
 #[test]
 fn the_policy_is_part_of_the_history() {
-    let lab = lab_of(&[Action::SetInFlight {
-        policy: InFlightPolicy::Wait,
-    }]);
-    assert_eq!(lab.state().in_flight_policy(), InFlightPolicy::Wait);
-    let json = serde_json::to_string(&Action::SetInFlight {
-        policy: InFlightPolicy::RetryLater,
-    })
-    .unwrap();
-    assert_eq!(json, r#"{"set-in-flight":{"policy":"retry-later"}}"#);
+    let lab = lab_of(&[Action::Set(Setting::InFlight(InFlightPolicy::Wait))]);
+    assert_eq!(lab.state().settings().in_flight, InFlightPolicy::Wait);
+    let json =
+        serde_json::to_string(&Action::Set(Setting::InFlight(InFlightPolicy::RetryLater))).unwrap();
+    assert_eq!(json, r#"{"set":{"in-flight":"retry-later"}}"#);
     for policy in InFlightPolicy::ALL {
         assert_eq!(InFlightPolicy::from_code(policy.code()), Some(policy));
     }
@@ -281,15 +266,13 @@ fn a_duplicate_waiting_in_a_process_that_ends_hears_so_at_once() {
     let mut lab = duplicate_in_flight(
         InFlightPolicy::Wait,
         &[
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
-            Action::SetProcesses { count: 2 },
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
+            Action::Set(Setting::Processes(2)),
         ],
     );
     lab.dispatch(Action::Wait { ms: 300 }).unwrap();
     // Process 2, where the duplicate waits, is taken away while process 1 works.
-    lab.dispatch(Action::SetProcesses { count: 1 }).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
     let second = row(&lab, 2);
     assert_eq!(second.outcome(), Outcome::ProcessEnded);
     assert_eq!(second.answered_at, Some(300));
@@ -304,7 +287,7 @@ fn a_waiter_is_answered_from_the_store_without_doing_the_work_again() {
     // would take the waiter to 4 s, past its deadline.
     let lab = idle(duplicate_in_flight(
         InFlightPolicy::Wait,
-        &[Action::SetProcessingTime { ms: 2_000 }],
+        &[Action::Set(Setting::ProcessingMs(2_000))],
     ));
     assert_eq!(row(&lab, 2).outcome(), Outcome::Replayed);
     assert_eq!(row(&lab, 2).answered_at, Some(2_000));
@@ -319,18 +302,16 @@ fn a_waiter_is_answered_from_the_store_without_doing_the_work_again() {
 fn records_move_with_the_store_so_a_switch_mid_flight_lets_no_duplicate_race() {
     for policy in [InFlightPolicy::Wait, InFlightPolicy::RetryLater] {
         let lab = idle(lab_of(&[
-            Action::SetInFlight { policy },
-            Action::SetProcessingTime { ms: 1_000 },
-            Action::SetProcesses { count: 2 },
-            Action::SetPaused { paused: true },
+            Action::Set(Setting::InFlight(policy)),
+            Action::Set(Setting::ProcessingMs(1_000)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::Paused(true)),
             // To process 1: its record in process 1's memory.
             send("order-1042", 100),
-            Action::SetStore {
-                kind: StoreKind::BalanceFirst,
-            },
+            Action::Set(Setting::Store(StoreKind::BalanceFirst)),
             // To process 2, which looks in the durable store's table.
             retry(),
-            Action::SetPaused { paused: false },
+            Action::Set(Setting::Paused(false)),
         ]));
         assert!(row(&lab, 2).met_in_progress.is_some(), "{policy:?}");
         assert_eq!(lab.state().store().balance(ACCOUNT), 100, "{policy:?}");
@@ -339,20 +320,14 @@ fn records_move_with_the_store_so_a_switch_mid_flight_lets_no_duplicate_race() {
     }
     // And back: a durable record returns to the memory of the process holding it.
     let mut lab = lab_of(&[
-        Action::SetInFlight {
-            policy: InFlightPolicy::RetryLater,
-        },
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::InFlight(InFlightPolicy::RetryLater)),
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Paused(true)),
         send("order-1042", 100),
     ]);
     assert!(lab.state().world().in_progress_records()[0].1);
-    lab.dispatch(Action::SetStore {
-        kind: StoreKind::InMemory,
-    })
-    .unwrap();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::InMemory)))
+        .unwrap();
     let records = lab.state().world().in_progress_records();
     assert_eq!(records.len(), 1);
     assert!(!records[0].1, "now in process 1's memory");
@@ -363,10 +338,8 @@ fn records_move_with_the_store_so_a_switch_mid_flight_lets_no_duplicate_race() {
 #[test]
 fn a_waiter_answered_from_the_store_still_loses_an_armed_acknowledgement() {
     let lab = idle(lab_of(&[
-        Action::SetInFlight {
-            policy: InFlightPolicy::Wait,
-        },
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::InFlight(InFlightPolicy::Wait)),
+        Action::Set(Setting::ProcessingMs(1_000)),
         send("order-1042", 100),
         Action::RetrySame {
             lose_acknowledgement: true,
@@ -386,13 +359,11 @@ fn a_waiter_whose_process_ended_never_reached_the_store() {
     let mut lab = duplicate_in_flight(
         InFlightPolicy::Wait,
         &[
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
-            Action::SetProcesses { count: 2 },
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
+            Action::Set(Setting::Processes(2)),
         ],
     );
-    lab.dispatch(Action::SetProcesses { count: 1 }).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
     let lab = idle(lab);
     let second = row(&lab, 2);
     assert_eq!(second.outcome(), Outcome::ProcessEnded);
@@ -408,28 +379,20 @@ fn waiters_wake_in_the_order_their_holders_claimed_whatever_the_keys() {
         ("p", "q"),
     ] {
         let lab = idle(lab_of(&[
-            Action::SetInFlight {
-                policy: InFlightPolicy::Wait,
-            },
-            Action::SetStore {
-                kind: StoreKind::OneTransaction,
-            },
-            Action::SetProcesses { count: 2 },
-            Action::SetPaused { paused: true },
-            Action::SetRouting {
-                routing: Routing::Only(1),
-            },
+            Action::Set(Setting::InFlight(InFlightPolicy::Wait)),
+            Action::Set(Setting::Store(StoreKind::OneTransaction)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::Paused(true)),
+            Action::Set(Setting::Routing(Routing::Only(1))),
             send(a, 1),
             send(b, 1),
-            Action::SetRouting {
-                routing: Routing::Only(2),
-            },
+            Action::Set(Setting::Routing(Routing::Only(2))),
             send(a, 1),
             send(b, 1),
             Action::SetCrashPoint {
                 point: Some(CrashPoint::BeforeWrites),
             },
-            Action::SetPaused { paused: false },
+            Action::Set(Setting::Paused(false)),
         ]));
         let queued: Vec<u64> = lab
             .state()

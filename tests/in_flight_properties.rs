@@ -16,6 +16,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab};
 use idempotency_lab::sim::{AttemptId, Happening, Millis, Routing, StoreKind};
 use idempotency_lab::{GrantError, GrantPoints, InFlightPolicy, StoreStep, Table};
@@ -62,17 +63,17 @@ fn step(restarts: bool) -> impl Strategy<Value = Action> {
     let wait = prop_oneof![Just(10u64), Just(150), Just(1_000), Just(5_000)]
         .prop_map(|ms| Action::Wait { ms });
     let work = prop_oneof![Just(0u64), Just(100), Just(1_000), Just(4_000)]
-        .prop_map(|ms| Action::SetProcessingTime { ms });
-    let deadline =
-        prop_oneof![Just(200u64), Just(3_000)].prop_map(|ms| Action::SetCallerTimeout { ms });
+        .prop_map(|ms| Action::Set(Setting::ProcessingMs(ms)));
+    let deadline = prop_oneof![Just(200u64), Just(3_000)]
+        .prop_map(|ms| Action::Set(Setting::CallerTimeoutMs(ms)));
     let routing = prop_oneof![
         Just(Routing::RoundRobin),
         Just(Routing::KeyHash),
         Just(Routing::Only(2)),
     ]
-    .prop_map(|routing| Action::SetRouting { routing });
+    .prop_map(|routing| Action::Set(Setting::Routing(routing)));
     let policy = prop_oneof![Just(InFlightPolicy::Wait), Just(InFlightPolicy::RetryLater)]
-        .prop_map(|policy| Action::SetInFlight { policy });
+        .prop_map(|policy| Action::Set(Setting::InFlight(policy)));
     let restart = if restarts {
         Just(Action::Restart).boxed()
     } else {
@@ -103,10 +104,10 @@ fn history() -> impl Strategy<Value = (Setup, InFlightPolicy, Vec<Action>)> {
 
 fn run(setup: Setup, policy: InFlightPolicy, actions: &[Action]) -> Lab {
     let mut lab = Lab::new();
-    let mut all = vec![Action::SetInFlight { policy }];
+    let mut all = vec![Action::Set(Setting::InFlight(policy))];
     if let Setup::Durable(kind, count) = setup {
-        all.push(Action::SetStore { kind });
-        all.push(Action::SetProcesses { count });
+        all.push(Action::Set(Setting::Store(kind)));
+        all.push(Action::Set(Setting::Processes(count)));
     }
     all.extend_from_slice(actions);
     for action in &all {
@@ -214,7 +215,7 @@ fn without_records_the_same_kind_of_history_does_grant_twice() {
         Setup::Durable(StoreKind::BalanceFirst, 2),
         InFlightPolicy::NoRecord,
         &[
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::ProcessingMs(1_000)),
             Action::Send {
                 grant: GrantPoints::new("k0", ACCOUNT, 100),
                 lose_acknowledgement: false,

@@ -2,6 +2,8 @@
 //! The lab engine: the article's walk, the queue, and replay of a history, run in
 //! the simulated world (default caller timeout 3,000 ms, processing 100 ms).
 
+use idempotency_lab::lab::Setting;
+use idempotency_lab::lab::SettingError;
 use idempotency_lab::lab::{
     parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome, Truth,
     MAX_SETTING_MS, MAX_WAIT_MS,
@@ -35,11 +37,11 @@ fn the_defaults_let_the_article_walk_run_as_before() {
     assert_eq!(DEFAULT_CALLER_TIMEOUT_MS, 3_000);
     assert_eq!(DEFAULT_PROCESSING_MS, 100);
     let lab = Lab::new();
-    assert_eq!(lab.state().world().caller_timeout(), 3_000);
-    assert_eq!(lab.state().world().processing_time(), 100);
+    assert_eq!(lab.state().world().settings().caller_timeout_ms, 3_000);
+    assert_eq!(lab.state().world().settings().processing_ms, 100);
     assert_eq!(lab.state().now(), 0);
     assert_eq!(lab.state().process_number(), 1);
-    assert!(!lab.state().world().naive());
+    assert!(!lab.state().world().settings().naive);
     assert_eq!(lab.state().until_next(), None, "a new world is idle");
 }
 
@@ -145,7 +147,7 @@ fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
 fn a_retry_while_the_request_is_still_queued_repeats_it() {
     let mut lab = Lab::new();
     send(&mut lab, 100, "a", false);
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("b", "account-7", 7),
         lose_acknowledgement: false,
@@ -167,7 +169,7 @@ fn a_retry_while_the_request_is_still_queued_repeats_it() {
     })
     .unwrap();
     assert_eq!(ids(&lab.state().queue()), [2, 3, 4, 5, 6]);
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     let outcomes: Vec<Outcome> = lab.state().timeline().iter().map(|r| r.outcome()).collect();
     assert_eq!(
@@ -233,20 +235,16 @@ fn refused_actions_change_nothing_and_are_not_recorded() {
             LabError::WaitLength(MAX_WAIT_MS + 1),
         ),
         (
-            Action::SetCallerTimeout { ms: 0 },
-            LabError::CallerTimeout(0),
+            Action::Set(Setting::CallerTimeoutMs(0)),
+            LabError::Setting(SettingError::CallerTimeout(0)),
         ),
         (
-            Action::SetCallerTimeout {
-                ms: MAX_SETTING_MS + 1,
-            },
-            LabError::CallerTimeout(MAX_SETTING_MS + 1),
+            Action::Set(Setting::CallerTimeoutMs(MAX_SETTING_MS + 1)),
+            LabError::Setting(SettingError::CallerTimeout(MAX_SETTING_MS + 1)),
         ),
         (
-            Action::SetProcessingTime {
-                ms: MAX_SETTING_MS + 1,
-            },
-            LabError::ProcessingTime(MAX_SETTING_MS + 1),
+            Action::Set(Setting::ProcessingMs(MAX_SETTING_MS + 1)),
+            LabError::Setting(SettingError::ProcessingTime(MAX_SETTING_MS + 1)),
         ),
     ] {
         assert_eq!(
@@ -264,22 +262,25 @@ fn refused_actions_change_nothing_and_are_not_recorded() {
     // The limits themselves are accepted.
     for action in [
         Action::Wait { ms: MAX_WAIT_MS },
-        Action::SetCallerTimeout { ms: 1 },
-        Action::SetCallerTimeout { ms: MAX_SETTING_MS },
-        Action::SetProcessingTime { ms: 0 },
-        Action::SetProcessingTime { ms: MAX_SETTING_MS },
+        Action::Set(Setting::CallerTimeoutMs(1)),
+        Action::Set(Setting::CallerTimeoutMs(MAX_SETTING_MS)),
+        Action::Set(Setting::ProcessingMs(0)),
+        Action::Set(Setting::ProcessingMs(MAX_SETTING_MS)),
     ] {
         assert_eq!(lab.dispatch(action.clone()), Ok(()), "{action:?}");
     }
     assert_eq!(lab.state().now(), MAX_WAIT_MS);
-    assert_eq!(lab.state().world().caller_timeout(), MAX_SETTING_MS);
-    assert_eq!(lab.state().world().processing_time(), MAX_SETTING_MS);
+    assert_eq!(
+        lab.state().world().settings().caller_timeout_ms,
+        MAX_SETTING_MS
+    );
+    assert_eq!(lab.state().world().settings().processing_ms, MAX_SETTING_MS);
 }
 
 #[test]
 fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "a".into(),
         points: 1,
@@ -298,7 +299,7 @@ fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing
     );
     assert_eq!(lab.state().in_flight(), 40);
 
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     assert_eq!(lab.state().in_hand().unwrap().id, 1, "taken at once");
     assert_eq!(
         ids(&lab.state().queue()),
@@ -377,14 +378,14 @@ fn a_burst_outside_its_limits_is_refused() {
 fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
     let mut lab = Lab::new();
     send(&mut lab, 100, "order-1042", true);
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
         points: 5,
         count: 20,
     })
     .unwrap();
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.dispatch(Action::Wait { ms: 300 }).unwrap();
     lab.dispatch(Action::Wait { ms: 200 }).unwrap();
     lab.dispatch(Action::RetrySame {
@@ -510,7 +511,7 @@ fn the_timeline_window_follows_the_newest_rows_or_stays_where_it_was_anchored() 
 fn the_retry_target_is_taken_from_what_the_store_did() {
     for pause in [false, true] {
         let mut lab = Lab::new();
-        lab.dispatch(Action::SetPaused { paused: pause }).unwrap();
+        lab.dispatch(Action::Set(Setting::Paused(pause))).unwrap();
         for points in [100, 200] {
             lab.dispatch(Action::Send {
                 grant: GrantPoints::new("k", "account-7", points),
@@ -538,7 +539,7 @@ fn the_retry_target_is_taken_from_what_the_store_did() {
                 Some(GrantPoints::new(" ", "account-7", 5)),
                 "not yet refused, so still the target"
             );
-            lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+            lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
             lab.skip_to_idle().unwrap();
             let truths: Vec<Option<Truth>> =
                 lab.state().timeline().iter().map(|r| r.truth()).collect();
@@ -643,21 +644,21 @@ fn a_fresh_key_stays_within_the_form_limit() {
 #[test]
 fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "a".into(),
         points: 2,
         count: 25,
     })
     .unwrap();
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     // Two deliveries done (100 and 200 ms), the third in hand.
     lab.dispatch(Action::Wait { ms: 250 }).unwrap();
     lab.dispatch(Action::CheckBalance {
         account_id: "a".into(),
     })
     .unwrap();
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     let copy = Lab::replay(lab.history()).unwrap();
     let (a, b) = (lab.state(), copy.state());
     assert_eq!(ids(&a.queue()), ids(&b.queue()));
@@ -673,8 +674,8 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
         Some(3),
         "stopped while holding a delivery"
     );
-    assert_eq!(a.paused(), b.paused());
-    assert!(a.paused());
+    assert_eq!(a.settings(), b.settings());
+    assert!(a.settings().paused);
     assert_eq!(a.last_read(), b.last_read());
     assert_eq!(a.last_read().unwrap().balance, Ok(4));
     assert_eq!(a.last_read().unwrap().at, 250);
@@ -754,7 +755,7 @@ fn a_row_answered_by_the_store_shows_the_balance_right_after_its_own_grant() {
     // With no processing time the consumer works off the whole queue in one
     // instant; each row still shows the balance its own grant left.
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetProcessingTime { ms: 0 }).unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(0))).unwrap();
     lab.dispatch(Action::Stress {
         account_id: "a".into(),
         points: 5,
@@ -855,13 +856,16 @@ fn a_retention_out_of_range_is_refused_with_the_hours_as_typed() {
     let mut lab = Lab::new();
     for hours in [0, MAX_RETENTION_HOURS + 1, u32::MAX] {
         assert_eq!(
-            lab.dispatch(Action::SetRetention { hours }),
-            Err(LabError::Retention(hours.into()))
+            lab.dispatch(Action::Set(Setting::RetentionHours(hours))),
+            Err(LabError::Setting(SettingError::Retention(hours.into())))
         );
     }
     assert!(lab.history().actions.is_empty(), "nothing recorded");
     for hours in [1, MAX_RETENTION_HOURS] {
-        assert_eq!(lab.dispatch(Action::SetRetention { hours }), Ok(()));
-        assert_eq!(lab.state().retention_hours(), hours);
+        assert_eq!(
+            lab.dispatch(Action::Set(Setting::RetentionHours(hours))),
+            Ok(())
+        );
+        assert_eq!(lab.state().settings().retention_hours, hours);
     }
 }

@@ -1,6 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Sessions as files and links, and the stress run: bad input is refused whole.
 
+use idempotency_lab::lab::Setting;
+use idempotency_lab::lab::SettingError;
 use idempotency_lab::lab::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, Expected,
     FieldProblem, History, Lab, LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS,
@@ -82,8 +84,8 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
             |e| matches!(e, SessionError::UnsupportedVersion(9)),
         ),
         (
-            r#"{"format":"idempotency-lab/session","version":3,"actions":[]}"#.into(),
-            |e| matches!(e, SessionError::UnsupportedVersion(3)),
+            r#"{"format":"idempotency-lab/session","version":4,"actions":[]}"#.into(),
+            |e| matches!(e, SessionError::UnsupportedVersion(4)),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":0,"actions":[]}"#.into(),
@@ -109,7 +111,7 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
         ),
         (
             r#"{"format":"idempotency-lab/session","version":2,"actions":[{"set-caller-timeout":{"ms":0}}]}"#.into(),
-            |e| matches!(e, SessionError::Replay(r) if r.index == 0 && r.error == LabError::CallerTimeout(0)),
+            |e| matches!(e, SessionError::Replay(r) if r.index == 0 && r.error == LabError::Setting(SettingError::CallerTimeout(0))),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":2,"actions":[{"retry-fresh":{}}]}"#.into(),
@@ -323,12 +325,12 @@ fn the_lab_refuses_to_grow_past_what_a_session_file_may_hold() {
 }
 
 #[test]
-fn every_kind_of_action_round_trips_through_a_version_2_file() {
+fn every_kind_of_action_round_trips_through_a_version_3_file() {
     let mut lab = Lab::new();
     let actions = vec![
-        Action::SetNaive { on: true },
-        Action::SetCallerTimeout { ms: 500 },
-        Action::SetProcessingTime { ms: 250 },
+        Action::Set(Setting::Naive(true)),
+        Action::Set(Setting::CallerTimeoutMs(500)),
+        Action::Set(Setting::ProcessingMs(250)),
         Action::Send {
             grant: GrantPoints::new("order-1042", "account-7", 100),
             lose_acknowledgement: true,
@@ -340,7 +342,7 @@ fn every_kind_of_action_round_trips_through_a_version_2_file() {
         Action::RetryFresh {
             lose_acknowledgement: true,
         },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         Action::Burst {
             account_id: "account-7".into(),
             points: 2,
@@ -354,11 +356,11 @@ fn every_kind_of_action_round_trips_through_a_version_2_file() {
         },
         Action::Wait { ms: 1_000 },
         Action::Restart,
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
         Action::CheckBalance {
             account_id: "account-7".into(),
         },
-        Action::SetNaive { on: false },
+        Action::Set(Setting::Naive(false)),
     ];
     for action in &actions {
         lab.dispatch(action.clone()).unwrap();
@@ -367,8 +369,8 @@ fn every_kind_of_action_round_trips_through_a_version_2_file() {
     let text = to_json(lab.history());
     let file: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(file["format"], "idempotency-lab/session");
-    assert_eq!(file["version"], 2);
-    assert_eq!(SESSION_VERSION, 2);
+    assert_eq!(file["version"], 3);
+    assert_eq!(SESSION_VERSION, 3);
     assert_eq!(file["actions"][11], serde_json::json!("restart"));
     assert_eq!(file["actions"][4], serde_json::json!({"wait": {"ms": 100}}));
     for copy in [
@@ -577,4 +579,216 @@ fn a_wrong_field_is_told_in_english_and_in_persian() {
             assert!(fa.contains(part), "{fa} lacks {part}");
         }
     }
+}
+
+/// Format 3 names a setting inside `set`: a wrong value or an unknown setting
+/// is told by its place and rule, as every other field is.
+#[test]
+fn a_wrong_setting_in_a_version_3_file_is_named_with_its_rule() {
+    let file = |actions: &str| {
+        format!(r#"{{"format":"idempotency-lab/session","version":3,"actions":[{actions}]}}"#)
+    };
+    let cases = [
+        (
+            file(r#"{"set":{"naive":"yes"}}"#),
+            "actions[0].set.naive",
+            FieldProblem::Wrong {
+                found: "\"yes\"".into(),
+                expected: Expected::YesNo,
+            },
+        ),
+        (
+            file(r#""restart",{"set":{"colour":"red"}}"#),
+            "actions[1].set",
+            FieldProblem::UnknownName("colour".into()),
+        ),
+        (
+            file(r#"{"set":{"processes":-1}}"#),
+            "actions[0].set.processes",
+            FieldProblem::Wrong {
+                found: "-1".into(),
+                expected: Expected::Whole {
+                    min: 0,
+                    max: u8::MAX.into(),
+                },
+            },
+        ),
+        // A setting of format 2 is not a setting of format 3.
+        (
+            file(r#"{"set-naive":{"on":true}}"#),
+            "actions[0]",
+            FieldProblem::UnknownName("set-naive".into()),
+        ),
+    ];
+    for (text, path, problem) in cases {
+        assert_eq!(
+            from_json(&text).unwrap_err(),
+            SessionError::BadField {
+                path: path.into(),
+                problem
+            },
+            "{text}"
+        );
+    }
+    // A value out of range is the lab's to refuse, while replaying.
+    assert!(matches!(
+        from_json(&file(r#"{"set":{"processes":3}}"#)).unwrap_err(),
+        SessionError::Replay(r) if r.index == 0 && r.error == LabError::Setting(SettingError::Processes(3))
+    ));
+}
+
+/// Every action format 2 could hold opens as today's action, in today's format.
+#[test]
+fn every_action_of_a_version_2_file_opens_as_todays_action() {
+    use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
+    use idempotency_lab::{CrashPoint, EmailVia, InFlightPolicy, Language, RetryPolicy};
+    let policy = RetryPolicy {
+        max_attempts: 3,
+        seed: 7,
+    };
+    let pairs: Vec<(&str, Action)> = vec![
+        (
+            r#"{"set-paused":{"paused":true}}"#,
+            Action::Set(Setting::Paused(true)),
+        ),
+        (
+            r#"{"send":{"grant":{"key":"k","account_id":"account-7","points":5}}}"#,
+            Action::Send {
+                grant: GrantPoints::new("k", "account-7", 5),
+                lose_acknowledgement: false,
+            },
+        ),
+        (
+            r#"{"retry-same":{"lose_acknowledgement":true}}"#,
+            Action::RetrySame {
+                lose_acknowledgement: true,
+            },
+        ),
+        (
+            r#"{"retry-fresh":{}}"#,
+            Action::RetryFresh {
+                lose_acknowledgement: false,
+            },
+        ),
+        (
+            r#"{"burst":{"account_id":"account-8","points":2,"count":3}}"#,
+            Action::Burst {
+                account_id: "account-8".into(),
+                points: 2,
+                count: 3,
+            },
+        ),
+        (
+            r#"{"stress":{"account_id":"account-9","points":1,"count":4,"duplicate_percent":50}}"#,
+            Action::Stress {
+                account_id: "account-9".into(),
+                points: 1,
+                count: 4,
+                duplicate_percent: 50,
+            },
+        ),
+        (r#""step""#, Action::Step),
+        (
+            r#"{"set-paused":{"paused":false}}"#,
+            Action::Set(Setting::Paused(false)),
+        ),
+        (r#"{"wait":{"ms":10}}"#, Action::Wait { ms: 10 }),
+        (
+            r#"{"check-balance":{"account_id":"account-7"}}"#,
+            Action::CheckBalance {
+                account_id: "account-7".into(),
+            },
+        ),
+        (r#""restart""#, Action::Restart),
+        (
+            r#"{"set-caller-timeout":{"ms":700}}"#,
+            Action::Set(Setting::CallerTimeoutMs(700)),
+        ),
+        (
+            r#"{"set-processing-time":{"ms":30}}"#,
+            Action::Set(Setting::ProcessingMs(30)),
+        ),
+        (
+            r#"{"set-naive":{"on":true}}"#,
+            Action::Set(Setting::Naive(true)),
+        ),
+        (
+            r#"{"set-store":{"kind":"balance-first"}}"#,
+            Action::Set(Setting::Store(StoreKind::BalanceFirst)),
+        ),
+        (
+            r#"{"set-crash-point":{"point":"between-writes"}}"#,
+            Action::SetCrashPoint {
+                point: Some(CrashPoint::BetweenWrites),
+            },
+        ),
+        (
+            r#"{"set-processes":{"count":2}}"#,
+            Action::Set(Setting::Processes(2)),
+        ),
+        (
+            r#"{"set-routing":{"routing":{"by":"only","slot":2}}}"#,
+            Action::Set(Setting::Routing(Routing::Only(2))),
+        ),
+        (
+            r#"{"set-retention":{"hours":5}}"#,
+            Action::Set(Setting::RetentionHours(5)),
+        ),
+        (
+            r#"{"set-ledger-check":{"on":true}}"#,
+            Action::Set(Setting::LedgerCheck(true)),
+        ),
+        (
+            r#"{"move-clock":{"ms":1000}}"#,
+            Action::MoveClock { ms: 1000 },
+        ),
+        (
+            r#"{"set-in-flight":{"policy":"retry-later"}}"#,
+            Action::Set(Setting::InFlight(InFlightPolicy::RetryLater)),
+        ),
+        (
+            r#"{"set-redeliver":{"on":true}}"#,
+            Action::SetRedeliver { on: true },
+        ),
+        (
+            r#"{"set-acknowledge":{"when":"after-work"}}"#,
+            Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
+        ),
+        (
+            r#"{"set-auto-retry":{"policy":{"max_attempts":3,"seed":7}}}"#,
+            Action::Set(Setting::AutoRetry(Some(policy))),
+        ),
+        (
+            r#"{"set-email":{"on":true}}"#,
+            Action::Set(Setting::Email(true)),
+        ),
+        (
+            r#"{"set-email-via":{"via":"outbox"}}"#,
+            Action::Set(Setting::EmailVia(EmailVia::Outbox)),
+        ),
+        (
+            r#"{"sign-in":{"account_id":"account-7"}}"#,
+            Action::SignIn {
+                account_id: Some("account-7".into()),
+            },
+        ),
+        (
+            r#"{"set-preferred-language":{"account_id":"account-7","language":"persian"}}"#,
+            Action::SetPreferredLanguage {
+                account_id: "account-7".into(),
+                language: Language::Persian,
+            },
+        ),
+    ];
+    let (old, today): (Vec<&str>, Vec<Action>) = pairs.into_iter().unzip();
+    let text = format!(
+        r#"{{"format":"idempotency-lab/session","version":2,"actions":[{}]}}"#,
+        old.join(",")
+    );
+    let opened = from_json(&text).unwrap();
+    assert_eq!(opened.history().actions, today);
+    let again = from_json(&to_json(opened.history())).unwrap();
+    assert_eq!(again.history(), opened.history());
+    assert_eq!(event_log(&again), event_log(&opened));
+    assert!(to_json(opened.history()).contains("\"version\": 3"));
 }

@@ -7,6 +7,7 @@ mod common;
 
 use common::{idle, lab_of, retry};
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Marker, MarkerKind};
 use idempotency_lab::sim::{StoreKind, HOUR_MS};
 use idempotency_lab::{CrashPoint, GrantPoints};
@@ -22,7 +23,7 @@ fn say(lang: Lang, marker: &Marker) -> String {
 /// The crash row's English sentence after one send crashed at `point`.
 fn crash_sentence(kind: StoreKind, point: CrashPoint) -> String {
     let lab = idle(lab_of(&[
-        Action::SetStore { kind },
+        Action::Set(Setting::Store(kind)),
         Action::SetCrashPoint { point: Some(point) },
         send("order-1042"),
     ]));
@@ -97,11 +98,9 @@ fn before_the_writes_nothing_stands_and_after_commit_only_the_answer_is_missing(
 #[test]
 fn a_restart_a_second_process_a_conflict_an_expiry_and_a_clock_move_are_said_in_words() {
     let mut lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetProcesses { count: 2 },
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::ProcessingMs(1_000)),
         send("order-1042"),
         retry(),
     ]));
@@ -148,9 +147,9 @@ fn a_conflict_outside_a_transaction_says_whether_the_points_stay() {
     // receipt meets the unique constraint.
     let race = |kind| {
         let lab = idle(lab_of(&[
-            Action::SetStore { kind },
-            Action::SetProcesses { count: 2 },
-            Action::SetProcessingTime { ms: 1_000 },
+            Action::Set(Setting::Store(kind)),
+            Action::Set(Setting::Processes(2)),
+            Action::Set(Setting::ProcessingMs(1_000)),
             Action::Send {
                 grant: GrantPoints::new("order-1042", "account-7", 100),
                 lose_acknowledgement: false,
@@ -178,9 +177,7 @@ fn a_conflict_outside_a_transaction_says_whether_the_points_stay() {
 #[test]
 fn every_marker_and_promise_has_persian_words_of_its_own() {
     let lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::BalanceFirst,
-        },
+        Action::Set(Setting::Store(StoreKind::BalanceFirst)),
         Action::SetCrashPoint {
             point: Some(CrashPoint::BetweenWrites),
         },
@@ -188,9 +185,9 @@ fn every_marker_and_promise_has_persian_words_of_its_own() {
         Action::Wait { ms: 200 },
         send("order-1043"),
         Action::Wait { ms: 200 },
-        Action::SetProcesses { count: 2 },
+        Action::Set(Setting::Processes(2)),
         Action::MoveClock { ms: 30 * HOUR_MS },
-        Action::SetProcesses { count: 1 },
+        Action::Set(Setting::Processes(1)),
     ]));
     let markers = lab.state().markers();
     let codes: Vec<&str> = markers.iter().map(|m| m.kind.code()).collect();

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{idle, lab_of, row, send};
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab, Origin, Outcome};
 use idempotency_lab::sim::{Acknowledge, StoreKind};
 use idempotency_lab::CrashPoint;
@@ -22,11 +23,14 @@ fn naive_balance(lab: &Lab) -> i32 {
 #[test]
 fn a_redelivered_message_gets_the_receipt_here_and_grants_again_beside() {
     let lab = idle(lab_of(&[
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         Action::SetRedeliver { on: true },
         send("order-1042", 100),
     ]));
-    assert!(!lab.state().redeliver_armed(), "armed for one message");
+    assert!(
+        !lab.state().faults().redeliver_next,
+        "armed for one message"
+    );
     let copy = row(&lab, 2);
     assert_eq!(copy.attempt.redelivery_of, Some(1));
     assert_eq!(copy.attempt.origin, Origin::Redelivered);
@@ -70,8 +74,8 @@ fn a_redelivered_message_gets_the_receipt_here_and_grants_again_beside() {
 /// A crash before the writes, with the message in the consumer's hands.
 fn crash_in_hand(ack: Acknowledge, kind: StoreKind, point: CrashPoint) -> Lab {
     idle(lab_of(&[
-        Action::SetStore { kind },
-        Action::SetAcknowledge { when: ack },
+        Action::Set(Setting::Store(kind)),
+        Action::Set(Setting::Acknowledge(ack)),
         Action::SetCrashPoint { point: Some(point) },
         send("order-1042", 100),
     ]))
@@ -124,15 +128,13 @@ fn acknowledged_after_the_work_a_crash_redelivers_it_to_the_new_process() {
 /// Two messages queued at a paused consumer, then a restart.
 fn restart_with_two_queued(ack: Acknowledge) -> Lab {
     idle(lab_of(&[
-        Action::SetAcknowledge { when: ack },
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Acknowledge(ack)),
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Paused(true)),
         send("a", 1),
         send("b", 2),
         Action::Restart,
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
     ]))
 }
 
@@ -158,14 +160,12 @@ fn acknowledged_after_the_work_a_restart_redelivers_everything_queued() {
 fn the_settings_are_part_of_the_history() {
     let json = serde_json::to_string(&[
         Action::SetRedeliver { on: true },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
     ])
     .unwrap();
     assert_eq!(
         json,
-        r#"[{"set-redeliver":{"on":true}},{"set-acknowledge":{"when":"after-work"}}]"#
+        r#"[{"set-redeliver":{"on":true}},{"set":{"acknowledge":"after-work"}}]"#
     );
     for ack in Acknowledge::ALL {
         assert_eq!(Acknowledge::from_code(ack.code()), Some(ack));
@@ -175,7 +175,7 @@ fn the_settings_are_part_of_the_history() {
         Action::SetRedeliver { on: true },
         Action::SetRedeliver { on: false },
     ]);
-    assert!(!lab.state().redeliver_armed());
+    assert!(!lab.state().faults().redeliver_next);
 }
 
 // Found in review: messages of the queue's own that were lost, and copies
@@ -184,14 +184,10 @@ fn the_settings_are_part_of_the_history() {
 #[test]
 fn a_copy_still_on_its_way_is_delivered_again_when_its_process_ends() {
     let lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
-        Action::SetCallerTimeout { ms: 600_000 },
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
+        Action::Set(Setting::CallerTimeoutMs(600_000)),
+        Action::Set(Setting::ProcessingMs(1_000)),
         // One in hand and sixteen queued.
         Action::Burst {
             account_id: ACCOUNT.into(),
@@ -199,12 +195,12 @@ fn a_copy_still_on_its_way_is_delivered_again_when_its_process_ends() {
             count: 17,
         },
         Action::Wait { ms: 10 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         // Seventeen copies: sixteen queued, one waiting for room ...
         Action::Restart,
         // ... which must not be lost with this process.
         Action::Restart,
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
     ]));
     assert_eq!(lab.state().store().balance(ACCOUNT), 17);
 }
@@ -212,18 +208,12 @@ fn a_copy_still_on_its_way_is_delivered_again_when_its_process_ends() {
 #[test]
 fn a_message_taken_after_the_work_stays_owed_when_the_setting_changes() {
     let lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
+        Action::Set(Setting::ProcessingMs(1_000)),
         send("order-1042", 100),
         Action::Wait { ms: 10 },
-        Action::SetAcknowledge {
-            when: Acknowledge::BeforeWork,
-        },
+        Action::Set(Setting::Acknowledge(Acknowledge::BeforeWork)),
         Action::Restart,
     ]));
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
@@ -232,22 +222,18 @@ fn a_message_taken_after_the_work_stays_owed_when_the_setting_changes() {
 #[test]
 fn a_copy_is_not_judged_by_whoever_signed_in_since() {
     let lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
         Action::SignIn {
             account_id: Some(ACCOUNT.into()),
         },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         send("order-1042", 100),
         Action::SignIn {
             account_id: Some("account-8".into()),
         },
         Action::Restart,
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
     ]));
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
     assert!(row(&lab, 2).forbidden.is_none());
@@ -264,7 +250,7 @@ fn a_request_refused_at_the_door_has_no_copy_and_leaves_the_fault_armed() {
     ]));
     assert_eq!(lab.state().timeline().len(), 1);
     assert_eq!(row(&lab, 1).outcome(), Outcome::Forbidden);
-    assert!(lab.state().redeliver_armed());
+    assert!(lab.state().faults().redeliver_next);
 }
 
 // Asked for by the mutants: what the queue must not deliver again.
@@ -272,9 +258,7 @@ fn a_request_refused_at_the_door_has_no_copy_and_leaves_the_fault_armed() {
 #[test]
 fn a_message_acknowledged_after_the_work_is_not_delivered_again_by_a_later_restart() {
     let lab = idle(lab_of(&[
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
         send("order-1042", 100),
     ]));
     let mut lab = lab;
@@ -290,14 +274,10 @@ fn a_message_acknowledged_after_the_work_is_not_delivered_again_by_a_later_resta
 #[test]
 fn a_callers_message_still_waiting_for_room_is_its_callers_not_the_queues() {
     let lab = idle(lab_of(&[
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
-        Action::SetCallerTimeout { ms: 600_000 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
+        Action::Set(Setting::CallerTimeoutMs(600_000)),
+        Action::Set(Setting::Paused(true)),
         // Sixteen queued, and a seventeenth waiting for room.
         Action::Burst {
             account_id: ACCOUNT.into(),
@@ -305,7 +285,7 @@ fn a_callers_message_still_waiting_for_room_is_its_callers_not_the_queues() {
             count: 17,
         },
         Action::Restart,
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
     ]));
     let copies = lab
         .state()

@@ -15,6 +15,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Invariant, Lab};
 use idempotency_lab::sim::{Acknowledge, AttemptId, Happening, Routing, StoreKind};
 use idempotency_lab::{CrashPoint, GrantPoints, StoreStep};
@@ -34,11 +35,11 @@ fn step() -> impl Strategy<Value = Action> {
     });
     let wait = prop_oneof![Just(10u64), Just(150), Just(1_000)].prop_map(|ms| Action::Wait { ms });
     let work = prop_oneof![Just(0u64), Just(100), Just(1_000)]
-        .prop_map(|ms| Action::SetProcessingTime { ms });
+        .prop_map(|ms| Action::Set(Setting::ProcessingMs(ms)));
     let crash = proptest::sample::select(&CrashPoint::ALL[..])
         .prop_map(|p| Action::SetCrashPoint { point: Some(p) });
     let routing = prop_oneof![Just(Routing::RoundRobin), Just(Routing::KeyHash)]
-        .prop_map(|routing| Action::SetRouting { routing });
+        .prop_map(|routing| Action::Set(Setting::Routing(routing)));
     prop_oneof![
         5 => send,
         3 => retry,
@@ -47,9 +48,9 @@ fn step() -> impl Strategy<Value = Action> {
         2 => crash,
         2 => Just(Action::SetRedeliver { on: true }),
         1 => Just(Action::Restart),
-        1 => Just(Action::SetPaused { paused: true }),
-        1 => Just(Action::SetPaused { paused: false }),
-        1 => (1..=2u8).prop_map(|count| Action::SetProcesses { count }),
+        1 => Just(Action::Set(Setting::Paused(true))),
+        1 => Just(Action::Set(Setting::Paused(false))),
+        1 => (1..=2u8).prop_map(|count| Action::Set(Setting::Processes(count))),
         1 => routing,
         // Enough to fill a queue, so that copies wait for room too.
         1 => Just(Action::Burst {
@@ -70,15 +71,13 @@ fn history() -> impl Strategy<Value = (Acknowledge, Vec<Action>)> {
 fn run(ack: Acknowledge, actions: &[Action]) -> Lab {
     let mut lab = Lab::new();
     let setup = [
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetAcknowledge { when: ack },
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Acknowledge(ack)),
     ];
     for action in setup.iter().chain(actions) {
         let _ = lab.dispatch(action.clone());
     }
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     lab
 }

@@ -6,15 +6,14 @@ mod common;
 
 use common::{idle, lab_of, row, send};
 use idempotency_lab::lab::{Action, LabError, MarkerKind, Origin, Outcome};
+use idempotency_lab::lab::{Setting, SettingError};
 use idempotency_lab::{GrantPoints, InFlightPolicy, RetryPolicy};
 
 fn retries(max_attempts: u32) -> Action {
-    Action::SetAutoRetry {
-        policy: Some(RetryPolicy {
-            max_attempts,
-            seed: 7,
-        }),
-    }
+    Action::Set(Setting::AutoRetry(Some(RetryPolicy {
+        max_attempts,
+        seed: 7,
+    })))
 }
 
 fn backoffs(lab: &idempotency_lab::lab::Lab) -> Vec<(u64, u64, u32)> {
@@ -60,8 +59,8 @@ fn out_of_attempts_the_caller_looks_the_operation_up() {
     // Work slower than the deadline: every attempt times out.
     let lab = idle(lab_of(&[
         retries(3),
-        Action::SetCallerTimeout { ms: 100 },
-        Action::SetProcessingTime { ms: 2_000 },
+        Action::Set(Setting::CallerTimeoutMs(100)),
+        Action::Set(Setting::ProcessingMs(2_000)),
         send("order-1042", 100),
     ]));
     let rows: Vec<_> = lab
@@ -85,8 +84,8 @@ fn out_of_attempts_the_caller_looks_the_operation_up() {
     // With work that ends before the last deadline, the lookup finds the receipt.
     let lab = idle(lab_of(&[
         retries(4),
-        Action::SetCallerTimeout { ms: 100 },
-        Action::SetProcessingTime { ms: 300 },
+        Action::Set(Setting::CallerTimeoutMs(100)),
+        Action::Set(Setting::ProcessingMs(300)),
         send("order-1042", 100),
     ]));
     let last = lab.state().timeline().last().unwrap();
@@ -113,10 +112,8 @@ fn a_changed_payload_is_never_retried() {
 fn in_progress_is_retried_until_the_receipt_is_there() {
     let lab = idle(lab_of(&[
         retries(6),
-        Action::SetInFlight {
-            policy: InFlightPolicy::RetryLater,
-        },
-        Action::SetProcessingTime { ms: 500 },
+        Action::Set(Setting::InFlight(InFlightPolicy::RetryLater)),
+        Action::Set(Setting::ProcessingMs(500)),
         send("order-1042", 100),
         send("order-1042", 100),
     ]));
@@ -172,13 +169,13 @@ fn attempts_out_of_range_are_refused() {
     for n in [0, 11, u32::MAX] {
         assert_eq!(
             lab.dispatch(retries(n)),
-            Err(LabError::MaxAttempts(n.into()))
+            Err(LabError::Setting(SettingError::MaxAttempts(n.into())))
         );
     }
     assert!(lab.history().actions.is_empty());
     assert!(lab.dispatch(retries(10)).is_ok());
-    assert!(lab.dispatch(Action::SetAutoRetry { policy: None }).is_ok());
-    assert_eq!(lab.state().auto_retry(), None);
+    assert!(lab.dispatch(Action::Set(Setting::AutoRetry(None))).is_ok());
+    assert_eq!(lab.state().settings().auto_retry, None);
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab};
 use idempotency_lab::sim::{AttemptId, Happening, StoreKind};
 use idempotency_lab::{GrantError, GrantPoints, InFlightPolicy, RetryPolicy};
@@ -37,13 +38,13 @@ fn step() -> impl Strategy<Value = Action> {
     });
     let wait = prop_oneof![Just(50u64), Just(500), Just(3_000)].prop_map(|ms| Action::Wait { ms });
     let work = prop_oneof![Just(0u64), Just(150), Just(1_500)]
-        .prop_map(|ms| Action::SetProcessingTime { ms });
-    let deadline =
-        prop_oneof![Just(100u64), Just(3_000)].prop_map(|ms| Action::SetCallerTimeout { ms });
+        .prop_map(|ms| Action::Set(Setting::ProcessingMs(ms)));
+    let deadline = prop_oneof![Just(100u64), Just(3_000)]
+        .prop_map(|ms| Action::Set(Setting::CallerTimeoutMs(ms)));
     let policy = proptest::sample::select(&InFlightPolicy::ALL[..])
-        .prop_map(|policy| Action::SetInFlight { policy });
-    let store =
-        proptest::sample::select(&StoreKind::ALL[..]).prop_map(|kind| Action::SetStore { kind });
+        .prop_map(|policy| Action::Set(Setting::InFlight(policy)));
+    let store = proptest::sample::select(&StoreKind::ALL[..])
+        .prop_map(|kind| Action::Set(Setting::Store(kind)));
     prop_oneof![
         5 => send,
         3 => retry,
@@ -53,20 +54,18 @@ fn step() -> impl Strategy<Value = Action> {
         1 => policy,
         1 => store,
         1 => Just(Action::Restart),
-        1 => Just(Action::SetPaused { paused: true }),
-        1 => Just(Action::SetPaused { paused: false }),
+        1 => Just(Action::Set(Setting::Paused(true))),
+        1 => Just(Action::Set(Setting::Paused(false))),
     ]
 }
 
 fn run(policy: RetryPolicy, actions: &[Action]) -> Lab {
     let mut lab = Lab::new();
-    let _ = lab.dispatch(Action::SetAutoRetry {
-        policy: Some(policy),
-    });
+    let _ = lab.dispatch(Action::Set(Setting::AutoRetry(Some(policy))));
     for action in actions {
         let _ = lab.dispatch(action.clone());
     }
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     lab
 }

@@ -13,6 +13,7 @@ use common::{event_log, lab_of};
 
 use std::collections::VecDeque;
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{from_json, to_json, Action, Lab, LabError, Outcome, Truth};
 use idempotency_lab::sim::{AttemptId, Happening, Millis};
 use idempotency_lab::{GrantError, GrantPoints, StoreOutcome};
@@ -32,7 +33,7 @@ fn send(key: &str, points: i32) -> Action {
 }
 
 fn pause(on: bool) -> Action {
-    Action::SetPaused { paused: on }
+    Action::Set(Setting::Paused(on))
 }
 
 /// The attempts of every event of one kind, in log order.
@@ -93,7 +94,7 @@ fn fingerprint(
         lab.state().now(),
         queue_ids(lab),
         in_hand_id(lab),
-        lab.state().paused(),
+        lab.state().settings().paused,
     )
 }
 
@@ -136,7 +137,7 @@ fn a_step_takes_the_head_of_the_queue_now_and_applies_it_after_the_processing_ti
     assert_eq!(taken(&lab), [1]);
     assert!(handled(&lab).is_empty());
     assert_eq!(lab.state().store().balance(ACCOUNT), 0);
-    assert!(lab.state().paused());
+    assert!(lab.state().settings().paused);
 
     lab.skip_to_idle().unwrap();
     // Exactly one handled, the first sent, after the processing time.
@@ -146,7 +147,7 @@ fn a_step_takes_the_head_of_the_queue_now_and_applies_it_after_the_processing_ti
     assert_eq!(in_hand_id(&lab), None);
     assert_eq!(queue_ids(&lab), [2, 3], "the others stay queued");
     assert_eq!(lab.state().store().balance(ACCOUNT), 100);
-    assert!(lab.state().paused());
+    assert!(lab.state().settings().paused);
     // The stepped caller got its receipt; the others timed out, still queued.
     let timeline = lab.state().timeline();
     assert_eq!(timeline.len(), 3);
@@ -177,7 +178,10 @@ fn three_steps_apply_all_three_in_the_order_sent() {
         assert_eq!(handled(&lab), (1..=id).collect::<Vec<_>>());
         assert_eq!(handled_at(&lab, id), Some(at + PROCESSING_MS));
         assert_eq!(lab.state().store().balance(ACCOUNT), expected_balance);
-        assert!(lab.state().paused(), "a step does not release the consumer");
+        assert!(
+            lab.state().settings().paused,
+            "a step does not release the consumer"
+        );
     }
     assert_eq!(taken(&lab), [1, 2, 3]);
     assert!(queue_ids(&lab).is_empty());
@@ -235,7 +239,7 @@ fn after_a_step_the_consumer_is_held_again() {
 #[test]
 fn a_step_with_no_processing_time_applies_at_once() {
     let mut lab = lab_of(&[
-        Action::SetProcessingTime { ms: 0 },
+        Action::Set(Setting::ProcessingMs(0)),
         pause(true),
         send("order-1", 100),
         send("order-2", 20),
@@ -302,7 +306,10 @@ fn a_refused_step_after_a_restart_and_a_step_in_the_new_process() {
     // The queue and the delivery in hand went with the old process.
     assert_eq!(in_hand_id(&lab), None);
     assert!(queue_ids(&lab).is_empty());
-    assert!(lab.state().paused(), "the new process is paused too");
+    assert!(
+        lab.state().settings().paused,
+        "the new process is paused too"
+    );
     assert_refused(&mut lab, LabError::NothingToStep);
     lab.dispatch(send("order-4", 4)).unwrap();
     lab.dispatch(Action::Step).unwrap();
@@ -319,7 +326,7 @@ fn a_refused_step_after_a_restart_and_a_step_in_the_new_process() {
 #[test]
 fn with_the_naive_worker_beside_each_consumer_takes_one_per_step() {
     let mut lab = lab_of(&[
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         pause(true),
         send("order-1", 100),
         send("order-2", 20),
@@ -339,7 +346,7 @@ fn with_the_naive_worker_beside_each_consumer_takes_one_per_step() {
     assert_eq!(handled(&lab), [1, 2]);
     assert_eq!(naive_handled(&lab), [1, 2]);
     assert_eq!(lab.state().world().naive_store().balance(ACCOUNT), 120);
-    assert!(lab.state().paused());
+    assert!(lab.state().settings().paused);
 }
 
 #[test]
@@ -348,7 +355,7 @@ fn each_consumer_takes_the_head_of_its_own_queue() {
     let mut lab = lab_of(&[
         pause(true),
         send("order-1", 100),
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         send("order-2", 20),
     ]);
     lab.dispatch(Action::Step).unwrap();
@@ -366,7 +373,7 @@ fn a_step_the_naive_consumer_could_not_use_lets_nothing_by_later() {
     let mut lab = lab_of(&[
         pause(true),
         send("order-1", 100),
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
     ]);
     // The naive queue is empty at this step.
     lab.dispatch(Action::Step).unwrap();
@@ -384,7 +391,7 @@ fn a_step_the_naive_consumer_could_not_use_lets_nothing_by_later() {
     let mut lab = lab_of(&[
         pause(true),
         send("order-1", 100),
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
     ]);
     lab.dispatch(Action::Step).unwrap();
     lab.dispatch(Action::Wait { ms: 10 }).unwrap();
@@ -404,7 +411,7 @@ fn a_step_the_naive_consumer_could_not_use_lets_nothing_by_later() {
 
 fn stepped_history() -> Vec<Action> {
     vec![
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         pause(true),
         send("order-1", 100),
         send("order-2", 20),
@@ -413,7 +420,7 @@ fn stepped_history() -> Vec<Action> {
         send("order-3", 3),
         Action::Step,
         Action::Wait { ms: 40 },
-        Action::SetProcessingTime { ms: 30 },
+        Action::Set(Setting::ProcessingMs(30)),
         Action::Wait { ms: 4_000 },
         Action::Step,
         Action::Wait { ms: 100 },
@@ -570,7 +577,7 @@ impl Model {
 }
 
 fn check(lab: &Lab, model: &Model) -> Result<(), TestCaseError> {
-    prop_assert!(lab.state().paused());
+    prop_assert!(lab.state().settings().paused);
     prop_assert_eq!(lab.state().now(), model.now);
     prop_assert_eq!(taken(lab), (1..=model.taken).collect::<Vec<_>>());
     prop_assert_eq!(taken(lab).len() as u64, model.accepted_steps);
@@ -596,8 +603,8 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             Op::Send(points) => send(&format!("k-{}", model.sent + 1), *points),
             Op::Step => Action::Step,
             Op::Wait(ms) => Action::Wait { ms: *ms },
-            Op::Processing(ms) => Action::SetProcessingTime { ms: *ms },
-            Op::Naive(on) => Action::SetNaive { on: *on },
+            Op::Processing(ms) => Action::Set(Setting::ProcessingMs(*ms)),
+            Op::Naive(on) => Action::Set(Setting::Naive(*on)),
         };
         let before = (event_log(&lab), lab.history().actions.len());
         let result = lab.dispatch(action);
@@ -679,8 +686,8 @@ fn the_generator_reaches_accepted_and_refused_steps() {
                 }
                 Op::Step => Action::Step,
                 Op::Wait(ms) => Action::Wait { ms: *ms },
-                Op::Processing(ms) => Action::SetProcessingTime { ms: *ms },
-                Op::Naive(on) => Action::SetNaive { on: *on },
+                Op::Processing(ms) => Action::Set(Setting::ProcessingMs(*ms)),
+                Op::Naive(on) => Action::Set(Setting::Naive(*on)),
             };
             match (op, lab.dispatch(action)) {
                 (Op::Step, Ok(())) => accepted += 1,

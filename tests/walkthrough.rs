@@ -3,6 +3,7 @@
 //! step reached by going back identical to the same step reached going forward.
 
 use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{to_json, Action, FieldError, Lab};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
@@ -558,15 +559,13 @@ fn challenges_read_the_rows_that_did_it() {
     send(&mut lab);
     lab.dispatch(Action::Restart).unwrap();
     send(&mut lab);
-    lab.dispatch(Action::SetStore {
-        kind: StoreKind::BalanceFirst,
-    })
-    .unwrap();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
+        .unwrap();
     assert!(!met(&challenge("s10"), lab.state()));
     assert!(!met(&challenge("s11"), lab.state()));
     // s1 with the learner's own account, not the form's default one.
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetNaive { on: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Naive(true))).unwrap();
     send(&mut lab);
     assert!(!met(&challenge("s1"), lab.state()));
     lab.dispatch(Action::RetrySame {
@@ -833,7 +832,7 @@ fn content_finds_a_scenario_by_place_and_by_id() {
 #[test]
 fn a_refused_slice_stops_the_step_and_says_why() {
     let step: idempotency_lab::walkthrough::Step = serde_json::from_value(serde_json::json!({
-        "actions": [{ "set-processes": { "count": 9 } }, { "wait": { "ms": 100 } }],
+        "actions": [{ "set": { "processes": 9 } }, { "wait": { "ms": 100 } }],
         "idle": true
     }))
     .unwrap();

@@ -7,6 +7,7 @@
 mod common;
 use common::{event_log, lab_of};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab, LabError, Origin, Outcome, Truth};
 use idempotency_lab::sim::{Event, Happening, World};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, StoreOutcome};
@@ -56,21 +57,21 @@ fn snapshot(lab: &Lab) -> (String, String) {
 /// deadline, and the naive worker beside.
 fn rich_history() -> Vec<Action> {
     vec![
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         send("order-1042", 100, true),
         Action::Wait { ms: 500 },
         retry_same(false),
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         Action::Burst {
             account_id: ACCOUNT.into(),
             points: 3,
             count: 20,
         },
-        Action::SetCallerTimeout { ms: 1_000 },
+        Action::Set(Setting::CallerTimeoutMs(1_000)),
         send("x", 5, false),
         Action::Wait { ms: 1_500 },
-        Action::SetPaused { paused: false },
-        Action::SetProcessingTime { ms: 50 },
+        Action::Set(Setting::Paused(false)),
+        Action::Set(Setting::ProcessingMs(50)),
         Action::Wait { ms: 700 },
         Action::Restart,
         Action::RetryFresh {
@@ -85,7 +86,7 @@ fn rich_history() -> Vec<Action> {
         Action::CheckBalance {
             account_id: ACCOUNT.into(),
         },
-        Action::SetNaive { on: false },
+        Action::Set(Setting::Naive(false)),
         send("after", 1, false),
         Action::Wait { ms: 10_000 },
     ]
@@ -155,15 +156,15 @@ fn many_small_waits_make_the_same_world_as_one_long_wait() {
 fn the_world_driven_directly_is_deterministic_too() {
     fn run() -> String {
         let mut world = World::new();
-        world.set_naive(true);
+        world.set(Setting::Naive(true)).unwrap();
         world.send(1, grant("a", 100), true, false);
         world.send(2, grant("a", 100), false, true);
-        world.set_paused(true);
+        world.set(Setting::Paused(true)).unwrap();
         for i in 3..30 {
             world.send(i, grant(&format!("b{i}"), 1), false, i % 2 == 0);
         }
         world.advance(2_000);
-        world.set_paused(false);
+        world.set(Setting::Paused(false)).unwrap();
         world.advance(1_500);
         world.restart();
         world.send(30, grant("a", 100), false, false);
@@ -268,7 +269,7 @@ fn waiting_moves_the_clock_by_exactly_that_much_and_fires_what_is_due() {
 #[test]
 fn a_pause_freezes_the_worker_but_not_the_callers_clocks() {
     let mut lab = lab_of(&[
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         send("a", 100, false),
         Action::Wait { ms: 1_000 },
         send("b", 50, false),
@@ -309,7 +310,7 @@ fn a_pause_freezes_the_worker_but_not_the_callers_clocks() {
     assert_eq!(lab.state().store().balances(), []);
     assert_eq!(lab.state().until_next(), None, "idle until someone acts");
 
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
     assert_eq!(lab.skip_to_idle().unwrap(), 200);
     let rows = lab.state().timeline();
@@ -328,7 +329,7 @@ fn a_pause_lets_the_delivery_in_hand_finish() {
         send("a", 100, false),
         send("b", 100, false),
         Action::Wait { ms: 50 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
     ]);
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
     lab.skip_to_idle().unwrap();
@@ -351,8 +352,8 @@ fn a_pause_lets_the_delivery_in_hand_finish() {
 #[test]
 fn never_applied_a_restart_drops_a_queued_attempt_whose_caller_had_timed_out() {
     let mut lab = lab_of(&[
-        Action::SetPaused { paused: true },
-        Action::SetCallerTimeout { ms: 1_000 },
+        Action::Set(Setting::Paused(true)),
+        Action::Set(Setting::CallerTimeoutMs(1_000)),
         send("a", 100, false),
         Action::Wait { ms: 1_000 },
     ]);
@@ -373,7 +374,7 @@ fn never_applied_a_restart_drops_a_queued_attempt_whose_caller_had_timed_out() {
         .filter(|e| e.what.attempt() == Some(1))
         .count();
     assert_eq!(about_it, 3, "sent, queued, timed out");
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balances(), []);
     assert_eq!(lab.state().timeline().len(), 1);
@@ -383,7 +384,7 @@ fn never_applied_a_restart_drops_a_queued_attempt_whose_caller_had_timed_out() {
 #[test]
 fn never_applied_a_caller_gives_up_waiting_for_room() {
     let mut lab = lab_of(&[
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         Action::Burst {
             account_id: ACCOUNT.into(),
             points: 1,
@@ -405,7 +406,7 @@ fn never_applied_a_caller_gives_up_waiting_for_room() {
     assert_eq!(x.truth(), Some(Truth::NeverApplied), "known at once");
     assert!(x.never_handled);
 
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().store().balance(ACCOUNT), 16);
     assert_eq!(lab.state().store().receipt(ACCOUNT, "x"), None);
@@ -427,12 +428,12 @@ fn never_applied_a_caller_gives_up_waiting_for_room() {
 #[test]
 fn never_applied_the_store_refuses_what_arrives_after_the_timeout() {
     let mut lab = lab_of(&[
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Paused(true)),
         send("k", 100, false),
         send("k", 200, false),
     ]);
     lab.skip_to_idle().unwrap();
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
     assert_eq!(rows[0].truth(), Some(Truth::AppliedAfterTimeout));
@@ -467,7 +468,7 @@ fn applied_before_timeout_a_lost_acknowledgement() {
 #[test]
 fn applied_after_timeout_slow_processing_and_a_retry_sent_while_it_runs() {
     let mut lab = lab_of(&[
-        Action::SetProcessingTime { ms: 5_000 },
+        Action::Set(Setting::ProcessingMs(5_000)),
         send("order-1042", 100, false),
         Action::Wait { ms: 3_000 },
     ]);
@@ -477,7 +478,8 @@ fn applied_after_timeout_slow_processing_and_a_retry_sent_while_it_runs() {
     assert_eq!(lab.state().in_hand().unwrap().id, 1);
 
     // The caller retries at once; the first attempt is still being worked on.
-    lab.dispatch(Action::SetProcessingTime { ms: 100 }).unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(100)))
+        .unwrap();
     lab.dispatch(retry_same(false)).unwrap();
     assert_eq!(lab.state().queue()[0].id, 2);
     lab.skip_to_idle().unwrap();
@@ -569,7 +571,7 @@ fn restart_then_retry_grants_twice() {
 #[test]
 fn a_restart_tells_every_caller_still_waiting_that_the_worker_stopped() {
     let mut lab = lab_of(&[
-        Action::SetProcessingTime { ms: 1_000 },
+        Action::Set(Setting::ProcessingMs(1_000)),
         // 1 in hand, 16 queued, 2 waiting for room.
         Action::Burst {
             account_id: ACCOUNT.into(),
@@ -631,17 +633,17 @@ fn a_restart_tells_every_caller_still_waiting_that_the_worker_stopped() {
 #[test]
 fn the_pause_and_the_settings_outlive_a_restart() {
     let mut lab = lab_of(&[
-        Action::SetPaused { paused: true },
-        Action::SetCallerTimeout { ms: 700 },
-        Action::SetProcessingTime { ms: 30 },
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Paused(true)),
+        Action::Set(Setting::CallerTimeoutMs(700)),
+        Action::Set(Setting::ProcessingMs(30)),
+        Action::Set(Setting::Naive(true)),
         Action::Restart,
     ]);
-    let world = lab.state().world();
-    assert!(world.paused());
-    assert_eq!(world.caller_timeout(), 700);
-    assert_eq!(world.processing_time(), 30);
-    assert!(world.naive());
+    let settings = lab.state().settings();
+    assert!(settings.paused);
+    assert_eq!(settings.caller_timeout_ms, 700);
+    assert_eq!(settings.processing_ms, 30);
+    assert!(settings.naive);
     lab.dispatch(send("a", 1, false)).unwrap();
     lab.skip_to_idle().unwrap();
     assert_eq!(lab.state().timeline()[0].answered_at, Some(700));
@@ -654,7 +656,10 @@ fn the_pause_and_the_settings_outlive_a_restart() {
 
 #[test]
 fn naive_200_beside_idempotent_100() {
-    let mut lab = lab_of(&[Action::SetNaive { on: true }, send("order-1042", 100, true)]);
+    let mut lab = lab_of(&[
+        Action::Set(Setting::Naive(true)),
+        send("order-1042", 100, true),
+    ]);
     lab.skip_to_idle().unwrap();
     lab.dispatch(retry_same(false)).unwrap();
     lab.skip_to_idle().unwrap();
@@ -687,9 +692,9 @@ fn naive_200_beside_idempotent_100() {
 fn the_naive_worker_sees_only_what_is_sent_while_it_is_on_and_forgets_on_restart() {
     let mut lab = lab_of(&[
         send("a", 10, false),
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         send("b", 20, false),
-        Action::SetNaive { on: false },
+        Action::Set(Setting::Naive(false)),
         send("c", 40, false),
     ]);
     lab.skip_to_idle().unwrap();
@@ -778,7 +783,7 @@ fn undo_takes_back_the_last_act_with_the_time_that_passed_after_it() {
 #[test]
 fn the_naive_side_refuses_what_any_store_refuses_and_reports_no_balance_for_it() {
     let mut lab = lab_of(&[
-        Action::SetNaive { on: true },
+        Action::Set(Setting::Naive(true)),
         send("zero", 0, false),
         Action::Send {
             grant: GrantPoints::new("k", "other", 5),
@@ -826,8 +831,8 @@ fn a_timed_out_retry_that_got_the_stored_receipt_is_not_called_applied() {
     // retry queues behind it, times out too, and the store answers it with the
     // stored receipt.
     let mut lab = lab_of(&[
-        Action::SetCallerTimeout { ms: 1_000 },
-        Action::SetProcessingTime { ms: 2_000 },
+        Action::Set(Setting::CallerTimeoutMs(1_000)),
+        Action::Set(Setting::ProcessingMs(2_000)),
         send("k", 100, false),
         Action::Wait { ms: 1_000 },
         retry_same(false),
@@ -850,16 +855,16 @@ fn a_timed_out_retry_that_got_the_stored_receipt_is_not_called_applied() {
 #[test]
 fn a_caller_that_gives_up_waiting_for_room_takes_its_naive_copy_back_too() {
     let mut lab = lab_of(&[
-        Action::SetNaive { on: true },
-        Action::SetCallerTimeout { ms: 1_000 },
-        Action::SetPaused { paused: true },
+        Action::Set(Setting::Naive(true)),
+        Action::Set(Setting::CallerTimeoutMs(1_000)),
+        Action::Set(Setting::Paused(true)),
         Action::Burst {
             account_id: "account-7".into(),
             points: 1,
             count: 20,
         },
         Action::Wait { ms: 1_000 },
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
     ]);
     lab.skip_to_idle().unwrap();
     // 16 were queued on each side; the 4 still waiting for room were withdrawn.

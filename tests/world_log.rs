@@ -3,6 +3,7 @@
 //! replays the same history in Wasm and compares it with the same file, so both
 //! platforms are held to one log. `UPDATE_FIXTURES=1` rewrites the files.
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{from_json, to_json, Action, Lab};
 use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
@@ -23,16 +24,16 @@ fn mixed_history() -> Lab {
         .unwrap();
     };
     let wait = |lab: &mut Lab, ms: u64| lab.dispatch(Action::Wait { ms }).unwrap();
-    lab.dispatch(Action::SetNaive { on: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::Naive(true))).unwrap();
     send(&mut lab, "order-1042", 100, true);
     wait(&mut lab, 3_500);
     lab.dispatch(Action::RetrySame {
         lose_acknowledgement: false,
     })
     .unwrap();
-    lab.dispatch(Action::SetProcessingTime { ms: 1_500 })
+    lab.dispatch(Action::Set(Setting::ProcessingMs(1_500)))
         .unwrap();
-    lab.dispatch(Action::SetCallerTimeout { ms: 1_000 })
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(1_000)))
         .unwrap();
     send(&mut lab, "order-1043", 25, false);
     wait(&mut lab, 1_200);
@@ -41,8 +42,9 @@ fn mixed_history() -> Lab {
     })
     .unwrap();
     wait(&mut lab, 4_000);
-    lab.dispatch(Action::SetProcessingTime { ms: 50 }).unwrap();
-    lab.dispatch(Action::SetPaused { paused: true }).unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(50)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-8".into(),
         points: 5,
@@ -50,7 +52,7 @@ fn mixed_history() -> Lab {
     })
     .unwrap();
     wait(&mut lab, 400);
-    lab.dispatch(Action::SetPaused { paused: false }).unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
     wait(&mut lab, 120);
     lab.dispatch(Action::Restart).unwrap();
     lab.dispatch(Action::RetryFresh {
@@ -90,6 +92,12 @@ fn check_against(lab: &Lab, history_file: &str, log_file: &str) {
         recorded,
         "a replay logs the same, byte for byte"
     );
+    // The same history as the lab saved it in format 2, before the settings
+    // became one value: it opens to the same actions and the same log.
+    let v2_file = history_file.replace(".json", ".v2.json");
+    let v2 = from_json(&std::fs::read_to_string(&v2_file).unwrap()).unwrap();
+    assert_eq!(v2.history(), lab.history(), "{v2_file}");
+    assert_eq!(log_of(&v2), recorded, "{v2_file}: a replay logs the same");
 }
 
 #[test]
@@ -109,38 +117,26 @@ fn callers_history() -> Lab {
     };
     let mut lab = Lab::new();
     let actions = [
-        Action::SetEmail { on: true },
-        Action::SetEmailVia {
-            via: EmailVia::Outbox,
-        },
-        Action::SetInFlight {
-            policy: InFlightPolicy::Wait,
-        },
-        Action::SetStore {
-            kind: StoreKind::OneTransaction,
-        },
-        Action::SetProcesses { count: 2 },
-        Action::SetPaused { paused: true },
-        Action::SetRouting {
-            routing: Routing::Only(1),
-        },
+        Action::Set(Setting::Email(true)),
+        Action::Set(Setting::EmailVia(EmailVia::Outbox)),
+        Action::Set(Setting::InFlight(InFlightPolicy::Wait)),
+        Action::Set(Setting::Store(StoreKind::OneTransaction)),
+        Action::Set(Setting::Processes(2)),
+        Action::Set(Setting::Paused(true)),
+        Action::Set(Setting::Routing(Routing::Only(1))),
         send("account-7", "k-b", false),
         send("account-7", "k-a", true),
-        Action::SetRouting {
-            routing: Routing::Only(2),
-        },
+        Action::Set(Setting::Routing(Routing::Only(2))),
         send("account-7", "k-a", false),
         send("account-7", "k-b", false),
         Action::SetCrashPoint {
             point: Some(CrashPoint::BeforeWrites),
         },
-        Action::SetPaused { paused: false },
+        Action::Set(Setting::Paused(false)),
         Action::Wait { ms: 2_000 },
-        Action::SetAcknowledge {
-            when: Acknowledge::AfterWork,
-        },
+        Action::Set(Setting::Acknowledge(Acknowledge::AfterWork)),
         Action::SetRedeliver { on: true },
-        Action::SetProcessingTime { ms: 500 },
+        Action::Set(Setting::ProcessingMs(500)),
         send("account-7", "k-c", false),
         Action::Wait { ms: 100 },
         Action::Restart,

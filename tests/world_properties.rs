@@ -10,6 +10,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{Action, Lab, Truth};
 use idempotency_lab::sim::{AttemptId, Event, Happening, Millis, ProcessNumber};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, StoreOutcome};
@@ -56,12 +57,12 @@ fn action() -> impl Strategy<Value = Action> {
             count,
             duplicate_percent,
         }),
-        2 => any::<bool>().prop_map(|paused| Action::SetPaused { paused }),
+        2 => any::<bool>().prop_map(|paused| Action::Set(Setting::Paused(paused))),
         3 => (1..=4_000u64).prop_map(|ms| Action::Wait { ms }),
         1 => Just(Action::Restart),
-        1 => (50..=4_000u64).prop_map(|ms| Action::SetCallerTimeout { ms }),
-        1 => (0..=800u64).prop_map(|ms| Action::SetProcessingTime { ms }),
-        1 => any::<bool>().prop_map(|on| Action::SetNaive { on }),
+        1 => (50..=4_000u64).prop_map(|ms| Action::Set(Setting::CallerTimeoutMs(ms))),
+        1 => (0..=800u64).prop_map(|ms| Action::Set(Setting::ProcessingMs(ms))),
+        1 => any::<bool>().prop_map(|on| Action::Set(Setting::Naive(on))),
         1 => (0..ACCOUNTS.len()).prop_map(|account| Action::CheckBalance {
             account_id: ACCOUNTS[account].into(),
         }),
@@ -79,7 +80,7 @@ fn run(actions: &[Action]) -> Lab {
     for action in actions {
         let _ = lab.dispatch(action.clone());
     }
-    lab.dispatch(Action::SetPaused { paused: false })
+    lab.dispatch(Action::Set(Setting::Paused(false)))
         .expect("unpausing is always accepted");
     lab.skip_to_idle().unwrap();
     lab

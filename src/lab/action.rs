@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language, RetryPolicy};
-use crate::sim::{Acknowledge, Routing, StoreKind};
+use crate::core::{CrashPoint, GrantPoints, Language};
+use crate::sim::Setting;
 
 /// The most grants one burst may queue: enough to fill the queue many times over,
 /// small enough that a hostile permalink cannot freeze the page.
@@ -46,8 +46,6 @@ pub enum Action {
         count: u32,
         duplicate_percent: u8,
     },
-    /// Hold or release the consumer. Callers' clocks keep running.
-    SetPaused { paused: bool },
     /// While the consumer is paused, let it take the next delivery, and only that.
     Step,
     /// Let `ms` of virtual time pass.
@@ -56,44 +54,17 @@ pub enum Action {
     CheckBalance { account_id: String },
     /// End the process and start a new, empty one.
     Restart,
-    /// How long each caller sent from now on waits for its answer.
-    SetCallerTimeout { ms: u64 },
-    /// How long the consumer works on each delivery it takes from now on.
-    SetProcessingTime { ms: u64 },
-    /// Whether requests sent from now on also go to the naive worker beside.
-    SetNaive { on: bool },
-    /// The store every worker hands its next delivery to: the process's memory,
-    /// or the durable store in one of its write orders.
-    SetStore { kind: StoreKind },
+    /// Change one of the world's settings, from now on.
+    Set(Setting),
     /// Arms a crash at a named point (or disarms it): the first handling to reach
     /// it crashes its process, and a new process takes over.
     SetCrashPoint { point: Option<CrashPoint> },
-    /// Run one worker process, or two side by side.
-    SetProcesses { count: u8 },
-    /// How calls are shared between two processes.
-    SetRouting { routing: Routing },
-    /// How long the durable store keeps a receipt before the sweeper deletes it.
-    SetRetention { hours: u32 },
-    /// Whether the durable store also recognises an operation by its ledger row.
-    SetLedgerCheck { on: bool },
     /// Move the clock forward at once (an hour, a day, to a time), with
     /// everything due on the way happening in order.
     MoveClock { ms: u64 },
-    /// Whether in-progress records are kept, and what a duplicate that finds one
-    /// is given: it waits for the first attempt, or is told to retry later.
-    SetInFlight { policy: InFlightPolicy },
     /// Arms (or disarms) a fault of the queue: the next message sent is
     /// delivered twice, as an at-least-once queue may.
     SetRedeliver { on: bool },
-    /// When consumers acknowledge a message: as they take it, or after the work.
-    SetAcknowledge { when: Acknowledge },
-    /// Whether a person's callers retry by themselves (`None`: they do not):
-    /// how many attempts, and the seed their backoff's jitter is drawn from.
-    SetAutoRetry { policy: Option<RetryPolicy> },
-    /// Whether each grant also sends a confirmation email.
-    SetEmail { on: bool },
-    /// How confirmation emails go: inline, or through an outbox and its relay.
-    SetEmailVia { via: EmailVia },
     /// Sign a caller in (`None`: sign out). Signed in, calls act on the caller's
     /// account only; a request naming another is refused.
     SignIn { account_id: Option<String> },

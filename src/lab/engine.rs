@@ -3,13 +3,9 @@
 
 use std::fmt;
 
-use crate::core::{
-    authorize_account, CrashPoint, GrantError, GrantPoints, InFlightPolicy, RetryPolicy,
-    MAX_ATTEMPTS,
-};
+use crate::core::{authorize_account, GrantError, GrantPoints};
 use crate::sim::{
-    Acknowledge, AttemptId, Millis, ProcessNumber, Routing, Slot, StoreKind, StoreRef, World,
-    HOUR_MS, MAX_PROCESSES,
+    AttemptId, Faults, Millis, ProcessNumber, SettingError, Settings, StoreRef, World, HOUR_MS,
 };
 
 use super::action::{Action, MAX_BURST};
@@ -22,17 +18,10 @@ use super::timeline::{Attempt, AttemptRow, Marker, Origin};
 /// the queue full and producers waiting for room.
 pub const STRESS_CONCURRENCY: usize = 64;
 
-/// The longest caller timeout and processing time a person may set: ten minutes
-/// of virtual time is more than any lesson needs.
-pub const MAX_SETTING_MS: Millis = 600_000;
-/// The shortest caller timeout: a caller waits at least a moment.
-pub const MIN_CALLER_TIMEOUT_MS: Millis = 1;
 /// The most virtual time one wait may cover: a day.
 pub const MAX_WAIT_MS: Millis = 86_400_000;
 /// The furthest one move of the clock may go: a year.
 pub const MAX_CLOCK_MOVE_MS: Millis = 365 * 24 * HOUR_MS;
-/// The longest receipt retention a person may set: a year, in hours.
-pub const MAX_RETENTION_HOURS: u32 = 365 * 24;
 
 /// Why an action was refused. A refused action changes nothing and is not recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +32,8 @@ pub enum LabError {
     BurstSize(u32),
     /// A wait of no time, or of more than [`MAX_WAIT_MS`].
     WaitLength(Millis),
-    /// A caller timeout outside 1 ms to [`MAX_SETTING_MS`].
-    CallerTimeout(Millis),
-    /// A processing time over [`MAX_SETTING_MS`].
-    ProcessingTime(Millis),
+    /// A setting outside what the lab allows.
+    Setting(SettingError),
     /// A stress run's duplicate share above 100 %.
     DuplicatePercent(u8),
     /// The session has reached the size a file or link may carry; reset to go on.
@@ -58,17 +45,8 @@ pub enum LabError {
     StepNotPaused,
     /// A step with nothing queued, or while the consumer is still applying one.
     NothingToStep,
-    /// A process count other than 1 or 2.
-    Processes(u8),
-    /// Routing to a process slot that cannot exist.
-    RoutingSlot(u8),
-    /// A retention outside 1 hour to [`MAX_RETENTION_HOURS`] (as typed: a
-    /// number too large for the action is still named as it was).
-    Retention(u64),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
-    /// An automatic retry policy of no attempts, or of more than [`MAX_ATTEMPTS`].
-    MaxAttempts(u64),
     /// An account that the request form would refuse (empty, too long, a
     /// space at an end, a character that cannot be seen), for a sign-in or a
     /// preference.
@@ -87,14 +65,7 @@ impl fmt::Display for LabError {
             LabError::WaitLength(ms) => {
                 write!(f, "a wait must last 1 to {MAX_WAIT_MS} ms, not {ms}")
             }
-            LabError::CallerTimeout(ms) => write!(
-                f,
-                "the caller timeout must be 1 to {MAX_SETTING_MS} ms, not {ms}"
-            ),
-            LabError::ProcessingTime(ms) => write!(
-                f,
-                "the processing time must be 0 to {MAX_SETTING_MS} ms, not {ms}"
-            ),
+            LabError::Setting(e) => e.fmt(f),
             LabError::DuplicatePercent(p) => {
                 write!(f, "the share of duplicates must be 0 to 100 %, not {p} %")
             }
@@ -115,30 +86,22 @@ impl fmt::Display for LabError {
                 f,
                 "nothing to step: the queue is empty, or the consumer is still applying a delivery"
             ),
-            LabError::Processes(n) => {
-                write!(f, "the lab runs 1 to {MAX_PROCESSES} processes, not {n}")
-            }
-            LabError::RoutingSlot(n) => write!(
-                f,
-                "there is no process {n} to route to: processes are numbered 1 to {MAX_PROCESSES}"
-            ),
-            LabError::Retention(h) => write!(
-                f,
-                "receipts are kept 1 to {MAX_RETENTION_HOURS} hours, not {h}"
-            ),
             LabError::ClockMove(ms) => write!(
                 f,
                 "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
-            LabError::MaxAttempts(n) => {
-                write!(f, "a caller makes 1 to {MAX_ATTEMPTS} attempts, not {n}")
-            }
             LabError::Account(e) => write!(f, "that account cannot be used: {e:?}"),
         }
     }
 }
 
 impl std::error::Error for LabError {}
+
+impl From<SettingError> for LabError {
+    fn from(e: SettingError) -> Self {
+        LabError::Setting(e)
+    }
+}
 
 /// What "Retry (fresh key)" appends to the key, before a number.
 const FRESH_SUFFIX: &str = "-fresh-";
@@ -234,7 +197,6 @@ impl LabState {
                 count,
                 duplicate_percent,
             } => self.stress(account_id, *points, *count, *duplicate_percent),
-            Action::SetPaused { paused } => self.world.set_paused(*paused),
             Action::Step => self.world.step(),
             Action::Wait { ms } => self.world.advance(*ms),
             Action::CheckBalance { account_id } => {
@@ -252,25 +214,18 @@ impl LabState {
                 });
             }
             Action::Restart => self.world.restart(),
-            Action::SetCallerTimeout { ms } => self.world.set_caller_timeout(*ms),
-            Action::SetProcessingTime { ms } => self.world.set_processing_time(*ms),
-            Action::SetNaive { on } => self.world.set_naive(*on),
-            Action::SetStore { kind } => self.world.set_store_kind(*kind),
-            Action::SetCrashPoint { point } => self.world.set_crash_point(*point),
-            Action::SetProcesses { count } => self.world.set_processes(*count),
-            Action::SetRouting { routing } => self.world.set_routing(*routing),
-            Action::SetRetention { hours } => {
-                self.world.set_retention(Millis::from(*hours) * HOUR_MS)
-            }
-            Action::SetLedgerCheck { on } => self.world.set_ledger_check(*on),
+            // Refused (changing nothing) when the value is not allowed.
+            Action::Set(change) => self.world.set(*change)?,
+            Action::SetCrashPoint { point } => self.world.arm(Faults {
+                crash_point: *point,
+                ..self.world.faults()
+            }),
+            Action::SetRedeliver { on } => self.world.arm(Faults {
+                redeliver_next: *on,
+                ..self.world.faults()
+            }),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
-            Action::SetInFlight { policy } => self.world.set_in_flight(*policy),
-            Action::SetRedeliver { on } => self.world.set_redeliver(*on),
-            Action::SetAcknowledge { when } => self.world.set_acknowledge(*when),
             Action::SignIn { account_id } => self.world.sign_in(account_id.clone()),
-            Action::SetEmail { on } => self.world.set_email(*on),
-            Action::SetAutoRetry { policy } => self.world.set_auto_retry(*policy),
-            Action::SetEmailVia { via } => self.world.set_email_via(*via),
             Action::SetPreferredLanguage {
                 account_id,
                 language,
@@ -296,31 +251,9 @@ impl LabState {
                 Ok(())
             }
             Action::Wait { ms } if ms == 0 || ms > MAX_WAIT_MS => Err(LabError::WaitLength(ms)),
-            Action::SetCallerTimeout { ms }
-                if !(MIN_CALLER_TIMEOUT_MS..=MAX_SETTING_MS).contains(&ms) =>
-            {
-                Err(LabError::CallerTimeout(ms))
-            }
-            Action::SetProcessingTime { ms } if ms > MAX_SETTING_MS => {
-                Err(LabError::ProcessingTime(ms))
-            }
             Action::Step => self.step_refusal().map_or(Ok(()), Err),
-            Action::SetProcesses { count } if !(1..=MAX_PROCESSES).contains(&count) => {
-                Err(LabError::Processes(count))
-            }
-            Action::SetRouting {
-                routing: Routing::Only(slot),
-            } if !(1..=MAX_PROCESSES).contains(&slot) => Err(LabError::RoutingSlot(slot)),
-            Action::SetRetention { hours } if !(1..=MAX_RETENTION_HOURS).contains(&hours) => {
-                Err(LabError::Retention(hours.into()))
-            }
             Action::MoveClock { ms } if ms == 0 || ms > MAX_CLOCK_MOVE_MS => {
                 Err(LabError::ClockMove(ms))
-            }
-            Action::SetAutoRetry {
-                policy: Some(RetryPolicy { max_attempts, .. }),
-            } if !(1..=MAX_ATTEMPTS).contains(&max_attempts) => {
-                Err(LabError::MaxAttempts(max_attempts.into()))
             }
             Action::SetPreferredLanguage { ref account_id, .. }
             | Action::SignIn {
@@ -418,7 +351,7 @@ impl LabState {
     /// Why a step cannot be taken now, if it cannot: the one rule for the lab's
     /// refusal and for the page's Step button.
     pub fn step_refusal(&self) -> Option<LabError> {
-        if !self.world.paused() {
+        if !self.world.settings().paused {
             Some(LabError::StepNotPaused)
         } else if !self
             .fold
@@ -471,50 +404,22 @@ impl LabState {
     pub fn invariants(&self) -> &Invariants {
         &self.fold.invariants
     }
-    pub fn store_kind(&self) -> StoreKind {
-        self.world.store_kind()
+    /// The world's settings now.
+    pub fn settings(&self) -> Settings {
+        self.world.settings()
     }
-    pub fn crash_point(&self) -> Option<CrashPoint> {
-        self.world.crash_point()
-    }
-    pub fn processes(&self) -> Slot {
-        self.world.processes()
-    }
-    pub fn routing(&self) -> Routing {
-        self.world.routing()
-    }
-    /// Receipt retention, in whole hours.
-    pub fn retention_hours(&self) -> u32 {
-        (self.world.retention() / HOUR_MS) as u32
-    }
-    pub fn ledger_check(&self) -> bool {
-        self.world.ledger_check()
-    }
-    pub fn in_flight_policy(&self) -> InFlightPolicy {
-        self.world.in_flight()
+    /// The faults armed now: each disarms itself once it struck.
+    pub fn faults(&self) -> Faults {
+        self.world.faults()
     }
     /// What the last caller that retried by itself waited before each retry:
     /// (retry, ms), in order.
     pub fn last_waits(&self) -> &[(u32, Millis)] {
         &self.fold.last_waits
     }
-    /// A person's callers' automatic retry policy, if they retry.
-    pub fn auto_retry(&self) -> Option<RetryPolicy> {
-        self.world.auto_retry()
-    }
     /// Whose account calls act on, if anyone is signed in.
     pub fn signed_in(&self) -> Option<String> {
         self.world.signed_in()
-    }
-    /// Whether the queue will deliver the next message twice.
-    pub fn redeliver_armed(&self) -> bool {
-        self.world.redeliver_armed()
-    }
-    pub fn acknowledge(&self) -> Acknowledge {
-        self.world.acknowledge()
-    }
-    pub fn paused(&self) -> bool {
-        self.world.paused()
     }
     pub fn timeline(&self) -> &[AttemptRow] {
         &self.fold.timeline

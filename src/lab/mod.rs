@@ -11,6 +11,7 @@ mod history;
 mod invariants;
 mod limits;
 mod session;
+mod session_v2;
 mod story;
 mod text;
 mod timeline;
@@ -22,8 +23,13 @@ pub use chart::{
     CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
 pub use engine::{
-    BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_RETENTION_HOURS,
-    MAX_SETTING_MS, MAX_WAIT_MS, MIN_CALLER_TIMEOUT_MS, STRESS_CONCURRENCY,
+    BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_WAIT_MS,
+    STRESS_CONCURRENCY,
+};
+// The settings a person changes, as the lab's own words for them.
+pub use crate::sim::{
+    Faults, Setting, SettingError, Settings, MAX_RETENTION_HOURS, MAX_SETTING_MS,
+    MIN_CALLER_TIMEOUT_MS,
 };
 pub use field_error::FieldError;
 pub use fold::Line;

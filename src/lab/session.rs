@@ -12,12 +12,16 @@ use super::action::Action;
 use super::form::MAX_FIELD_CHARS;
 use super::history::{History, Lab, ReplayError};
 use super::limits::{MAX_ACTIONS, MAX_SENDS};
+use super::session_v2::ActionV2;
+use crate::sim::Setting;
 
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
 pub const FORMAT: &str = "idempotency-lab/session";
-/// 2: the lab runs in a simulated world with a clock (waits, timeouts, restarts).
-/// Version 1 files, from the lab before it had a clock, are converted on the way in.
-pub const VERSION: u32 = 2;
+/// 3: a change of the world's settings is one action, `set`, naming the setting
+/// (`{"set": {"naive": true}}`). Version 2 files (an action per setting) and
+/// version 1 files (from the lab before it had a clock) are converted on the
+/// way in.
+pub const VERSION: u32 = 3;
 /// Largest file (and decoded link) accepted: room for the largest session the lab
 /// lets a person build (every action at its longest, pretty-printed).
 pub const MAX_SESSION_BYTES: usize = 4 * 1024 * 1024;
@@ -299,6 +303,12 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
             })
             .map_err(SessionError::Replay)
         }
+        2 => {
+            let file: SessionFile<ActionV2> = parse(text)?;
+            let actions: Vec<Action> = file.actions.into_iter().map(Action::from).collect();
+            check_bounds(actions.len(), actions.iter().map(Some))?;
+            Lab::replay(&History { actions }).map_err(SessionError::Replay)
+        }
         1 => {
             let file: SessionFile<ActionV1> = parse(text)?;
             let converted: Vec<Option<Action>> = file.actions.iter().map(ActionV1::to_v2).collect();
@@ -391,7 +401,7 @@ impl ActionV1 {
                 count,
                 duplicate_percent,
             },
-            ActionV1::SetPaused { paused } => Action::SetPaused { paused },
+            ActionV1::SetPaused { paused } => Action::Set(Setting::Paused(paused)),
             ActionV1::CheckBalance { account_id } => Action::CheckBalance { account_id },
             ActionV1::Advance { .. } => return None,
         })
@@ -405,7 +415,7 @@ impl ActionV1 {
 /// opens with that delivery done.
 fn replay_v1(actions: Vec<ActionV1>) -> Result<Lab, SessionError> {
     let mut lab = Lab::new();
-    lab.dispatch(Action::SetProcessingTime { ms: 0 })
+    lab.dispatch(Action::Set(Setting::ProcessingMs(0)))
         .expect("0 ms is a valid processing time");
     for (index, action) in actions.iter().enumerate() {
         match action.to_v2() {

@@ -3,14 +3,25 @@
 //! and a log of everything that happened. No web dependency, no real time.
 
 mod broker;
+mod caller;
 mod clock;
 mod event;
 mod gate;
+mod hooks;
 mod outbox;
+mod outbox_relay;
+mod process;
 mod settings;
+mod shared;
+mod store_ref;
 mod world;
 
 pub use clock::{Clock, Millis, Sleep};
 pub use event::{AttemptId, Event, Happening, ProcessNumber};
-pub use settings::{Acknowledge, Routing, Slot, StoreKind, DEFAULT_RETENTION_HOURS, MAX_PROCESSES};
-pub use world::{StoreRef, World, DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, HOUR_MS};
+pub use settings::{
+    Acknowledge, Faults, Routing, Setting, SettingError, Settings, Slot, StoreKind,
+    DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, DEFAULT_RETENTION_HOURS, HOUR_MS,
+    MAX_PROCESSES, MAX_RETENTION_HOURS, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS,
+};
+pub use store_ref::StoreRef;
+pub use world::World;

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::core::{EmailVia, InFlightPolicy};
-use crate::lab::{visible, Action};
+use crate::lab::{visible, Action, Setting};
 use crate::sim::Acknowledge;
 
 use super::choice::{ChoiceSelect, SettingSwitch};
@@ -26,13 +26,13 @@ const CALLERS: [&str; 2] = ["account-7", "account-8"];
 pub fn CallersView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_flight_policy()));
+    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().in_flight));
     // Reads the lab: it turns itself off once the copy was delivered.
-    let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().redeliver_armed()));
-    let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().acknowledge()));
+    let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().faults().redeliver_next));
+    let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().acknowledge));
     let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
-    let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().0));
-    let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().email().1));
+    let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email));
+    let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email_via));
     // The newest few, and how many in all: a stress run can send thousands.
     let inbox = Memo::new(move |_| {
         ctl.lab.with(|lab| {
@@ -70,7 +70,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 from_code=InFlightPolicy::from_code
                 option=|t, p| (t.in_flight_policy)(p)
                 hint=|t, p| (t.in_flight_hint)(p)
-                action=|policy| Action::SetInFlight { policy }
+                action=|policy| Action::Set(Setting::InFlight(policy))
             />
             // Shown while records are kept, or while one is still held.
             <Show when=move || policy.get() != InFlightPolicy::NoRecord || !records.with(Vec::is_empty)>
@@ -120,7 +120,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 from_code=Acknowledge::from_code
                 option=|t, a| (t.acknowledge)(a)
                 hint=|t, a| (t.acknowledge_hint)(a)
-                action=|when| Action::SetAcknowledge { when }
+                action=|when| Action::Set(Setting::Acknowledge(when))
             />
             <div class="choice">
                 <label for="signed-in">{move || texts().signed_in_label}</label>
@@ -169,7 +169,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 label=|t| t.email_label
                 hint=|t| t.email_hint
                 on=email_on
-                action=|on| Action::SetEmail { on }
+                action=|on| Action::Set(Setting::Email(on))
             />
             <ChoiceSelect
                 ctl=ctl
@@ -181,7 +181,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 from_code=EmailVia::from_code
                 option=|t, v| (t.email_via)(v)
                 hint=|t, v| (t.email_via_hint)(v)
-                action=|via| Action::SetEmailVia { via }
+                action=|via| Action::Set(Setting::EmailVia(via))
             />
             <h3 id="inbox-title">{move || texts().inbox_title}</h3>
             <ul class="records" aria-labelledby="inbox-title" data-testid="inbox" data-count=move || inbox.with(|i| i.1)>

@@ -23,7 +23,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
     let expired = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            (state.invariants().expired, state.retention_hours())
+            (state.invariants().expired, state.settings().retention_hours)
         })
     });
 

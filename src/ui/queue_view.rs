@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::GrantPoints;
 use crate::core::PointWorker;
-use crate::lab::{visible, Action, Attempt};
+use crate::lab::{visible, Action, Attempt, Setting};
 use crate::sim::{ProcessNumber, Slot};
 
 use super::controller::Controller;
@@ -14,7 +14,7 @@ use super::controller::Controller;
 #[component]
 pub fn QueueView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
+    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().paused));
     let two = Memo::new(move |_| ctl.lab.with(|lab| lab.state().lines().len() > 1));
     // Some(reason) while a step would be refused.
     let step_refused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().step_refusal()));
@@ -35,7 +35,7 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                         role="switch"
                         prop:checked=move || paused.get()
                         on:change=move |ev| {
-                            ctl.dispatch(Action::SetPaused { paused: event_target_checked(&ev) });
+                            ctl.dispatch(Action::Set(Setting::Paused(event_target_checked(&ev))));
                         }
                     />
                     <span class="switch-label">{move || texts().pause}</span>
@@ -94,7 +94,7 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
     let in_hand = Memo::new(move |_| line.with(|l| l.as_ref().and_then(|l| l.in_hand.clone())));
     let waiting = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.waiting)));
     let process = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.process)));
-    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().paused()));
+    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().paused));
     let id = move |base: &str| {
         if place == 1 {
             base.to_string()

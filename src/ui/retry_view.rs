@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::core::{RetryPolicy, MAX_ATTEMPTS};
-use crate::lab::{parse_millis, Action, LabError};
+use crate::lab::{parse_millis, Action, LabError, Setting, SettingError};
 
 use super::controller::Controller;
 
@@ -18,7 +18,7 @@ const CHART_WIDTH: u64 = 200;
 pub fn RetryView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().auto_retry()));
+    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().auto_retry));
     // The attempts shown while retries are off are kept for when they go on.
     let attempts = RwSignal::new(DEFAULT_ATTEMPTS);
     let shown = RwSignal::new(DEFAULT_ATTEMPTS.to_string());
@@ -37,7 +37,7 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
             // Drawn once, and kept in the history: a replay waits the same.
             seed: (js_sys::Math::random() * 4_294_967_296.0) as u64,
         });
-        ctl.dispatch(Action::SetAutoRetry { policy });
+        ctl.dispatch(Action::Set(Setting::AutoRetry(policy)));
     };
     let commit = move |text: String| {
         // A number too large for u32 is as out of range as 11, named as typed;
@@ -54,7 +54,7 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
                     apply(true, n);
                 }
             }
-            None => error.set(Some(LabError::MaxAttempts(typed))),
+            None => error.set(Some(LabError::Setting(SettingError::MaxAttempts(typed)))),
         }
     };
     // The waits the last retrying caller made, by retry.

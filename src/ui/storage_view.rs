@@ -7,7 +7,9 @@
 use leptos::prelude::*;
 
 use crate::core::CrashPoint;
-use crate::lab::{parse_millis, Action, FieldError, LabError, MAX_RETENTION_HOURS};
+use crate::lab::{
+    parse_millis, Action, FieldError, LabError, Setting, SettingError, MAX_RETENTION_HOURS,
+};
 use crate::sim::{Routing, StoreKind, MAX_PROCESSES};
 
 use super::choice::ChoiceSelect;
@@ -33,11 +35,11 @@ fn routings() -> impl Iterator<Item = Routing> {
 pub fn StorageView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let kind = Memo::new(move |_| ctl.lab.with(|lab| lab.state().store_kind()));
-    let crash = Memo::new(move |_| ctl.lab.with(|lab| lab.state().crash_point()));
-    let processes = Memo::new(move |_| ctl.lab.with(|lab| lab.state().processes()));
-    let routing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().routing()));
-    let ledger = Memo::new(move |_| ctl.lab.with(|lab| lab.state().ledger_check()));
+    let kind = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().store));
+    let crash = Memo::new(move |_| ctl.lab.with(|lab| lab.state().faults().crash_point));
+    let processes = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().processes));
+    let routing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().routing));
+    let ledger = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().ledger_check));
     let durable = move || kind.get().is_durable();
 
     view! {
@@ -53,7 +55,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                 from_code=StoreKind::from_code
                 option=|t, k| (t.store_kind)(k)
                 hint=|t, k| (t.store_kind_hint)(k)
-                action=|kind| Action::SetStore { kind }
+                action=|kind| Action::Set(Setting::Store(kind))
             />
             <div class="choice">
                 <label for="crash-point">{move || texts().crash_label}</label>
@@ -108,7 +110,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                         aria-describedby="processes-hint"
                         on:change=move |ev| {
                             if let Ok(count) = event_target_value(&ev).parse::<u8>() {
-                                ctl.dispatch(Action::SetProcesses { count });
+                                ctl.dispatch(Action::Set(Setting::Processes(count)));
                             }
                         }
                         prop:value=move || processes.get().to_string()
@@ -134,7 +136,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                         aria-describedby="routing-hint"
                         on:change=move |ev| {
                             if let Some(routing) = Routing::from_code(&event_target_value(&ev)) {
-                                ctl.dispatch(Action::SetRouting { routing });
+                                ctl.dispatch(Action::Set(Setting::Routing(routing)));
                             }
                         }
                         prop:value=move || routing.get().code()
@@ -166,7 +168,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                         aria-describedby="ledger-hint"
                         prop:checked=move || ledger.get()
                         on:change=move |ev| {
-                            ctl.dispatch(Action::SetLedgerCheck { on: event_target_checked(&ev) });
+                            ctl.dispatch(Action::Set(Setting::LedgerCheck(event_target_checked(&ev))));
                         }
                     />
                     <span class="switch-label">{move || texts().ledger_label}</span>
@@ -188,7 +190,7 @@ const NONE: &str = "none";
 #[component]
 fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let hours = Memo::new(move |_| ctl.lab.with(|lab| lab.state().retention_hours()));
+    let hours = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().retention_hours));
     let shown = RwSignal::new(String::new());
     let error = RwSignal::new(None::<RetentionError>);
     // The setting in force (after an undo, a link, ...) replaces whatever was typed.
@@ -201,16 +203,18 @@ fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
             Err(e) => Err(RetentionError::Field(e)),
             Ok(h) if u64::from(hours.get_untracked()) == h => Ok(()),
             // Too large for the action's type is out of range too, named as typed.
-            Ok(h) if u32::try_from(h).is_err() => Err(RetentionError::Lab(LabError::Retention(h))),
+            Ok(h) if u32::try_from(h).is_err() => Err(RetentionError::Lab(LabError::Setting(
+                SettingError::Retention(h),
+            ))),
             Ok(h) => {
                 let h = h as u32;
-                if ctl.dispatch(Action::SetRetention { hours: h }) {
+                if ctl.dispatch(Action::Set(Setting::RetentionHours(h))) {
                     Ok(())
                 } else {
                     // Said here, under the field, rather than in a second message.
                     let refused = match ctl.notice.get_untracked() {
                         Some(Notice::Lab(e)) => e,
-                        _ => LabError::Retention(h.into()),
+                        _ => LabError::Setting(SettingError::Retention(h.into())),
                     };
                     ctl.notice.set(None);
                     Err(RetentionError::Lab(refused))

@@ -39,7 +39,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
     let naive = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            let shown = state.world().naive() || !state.naive_balances().is_empty();
+            let shown = state.settings().naive || !state.naive_balances().is_empty();
             shown.then(|| state.naive_balances().to_vec())
         })
     });
@@ -48,8 +48,8 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
         ctl.lab.with(|lab| {
             let state = lab.state();
             let numbers = state.world().process_numbers();
-            match (state.store_kind().is_durable(), numbers.as_slice()) {
-                (true, _) => Shows::Durable(state.retention_hours()),
+            match (state.settings().store.is_durable(), numbers.as_slice()) {
+                (true, _) => Shows::Durable(state.settings().retention_hours),
                 (false, [a, b, ..]) => Shows::Memories(*a, *b),
                 (false, [a]) => Shows::Memory(*a),
                 (false, []) => Shows::Memory(state.process_number()),
@@ -61,7 +61,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
     let second = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            if state.store_kind().is_durable() {
+            if state.settings().store.is_durable() {
                 return None;
             }
             let number = *state.world().process_numbers().get(1)?;

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{parse_millis, Action, LabError, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
+use crate::lab::{parse_millis, Action, LabError, Setting, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
 use crate::sim::{Millis, HOUR_MS};
 
 use super::controller::{Controller, Notice, Speed};
@@ -24,9 +24,9 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
         })
     });
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
-    let timeout = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().caller_timeout()));
-    let processing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().processing_time()));
-    let naive = Memo::new(move |_| ctl.lab.with(|lab| lab.state().world().naive()));
+    let timeout = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().caller_timeout_ms));
+    let processing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().processing_ms));
+    let naive = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().naive));
     let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
     let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
 
@@ -109,7 +109,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                     value=timeout.into()
                     min=MIN_CALLER_TIMEOUT_MS
                     ctl=ctl
-                    action=|ms| Action::SetCallerTimeout { ms }
+                    action=|ms| Action::Set(Setting::CallerTimeoutMs(ms))
                 />
                 <Setting
                     id="processing-time"
@@ -117,7 +117,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                     value=processing.into()
                     min=0
                     ctl=ctl
-                    action=|ms| Action::SetProcessingTime { ms }
+                    action=|ms| Action::Set(Setting::ProcessingMs(ms))
                 />
             </div>
             <div class="controls-row">
@@ -134,7 +134,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                         aria-describedby="naive-hint"
                         prop:checked=move || naive.get()
                         on:change=move |ev| {
-                            ctl.dispatch(Action::SetNaive { on: event_target_checked(&ev) });
+                            ctl.dispatch(Action::Set(Setting::Naive(event_target_checked(&ev))));
                         }
                     />
                     <span class="switch-label">{move || texts().naive}</span>

@@ -225,7 +225,7 @@ impl Fact {
                 .caller_error()
                 .map(|e| Value::Code(e.code().to_string()))
                 .ok_or_else(missing),
-            Fact::Store => code(state.store_kind().code()),
+            Fact::Store => code(state.settings().store.code()),
             Fact::Truth(at) => row(*at)?
                 .truth()
                 .map(|t| Value::Code(t.code().to_string()))
@@ -234,9 +234,9 @@ impl Fact {
             Fact::Queued => number(state.queue().len() as i64),
             Fact::WaitingForRoom => number(state.waiting() as i64),
             Fact::QueueCapacity => number(PointWorker::CAPACITY as i64),
-            Fact::CallerTimeout => number(state.world().caller_timeout() as i64),
-            Fact::ProcessingTime => number(state.world().processing_time() as i64),
-            Fact::RetentionHours => number(state.retention_hours().into()),
+            Fact::CallerTimeout => number(state.settings().caller_timeout_ms as i64),
+            Fact::ProcessingTime => number(state.settings().processing_ms as i64),
+            Fact::RetentionHours => number(state.settings().retention_hours.into()),
             Fact::Emails => number(state.world().inbox_len() as i64),
             Fact::Holds(invariant) => code(if state.invariants().holds(*invariant) {
                 "yes"

@@ -1,0 +1,310 @@
+//! The caller protocol: a call reaches a running process as routed, is let in
+//! or refused at the door, claims its operation's in-progress record, waits for
+//! its answer until its deadline (a caller over a real connection hears nothing
+//! of a lost acknowledgement), and reports what it heard. A person's caller may
+//! retry by itself with backoff, and look the operation up when out of attempts.
+
+use std::future::pending;
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures::future::{select, Either};
+
+use crate::core::{
+    answer, authorize, Claimed, GrantError, GrantPoints, GrantResult, Holder, InFlightPolicy,
+    RetryPolicy, StoreOutcome,
+};
+
+use super::event::{AttemptId, Happening};
+use super::process::{Running, Switchboard};
+use super::shared::Shared;
+
+/// One caller's call: it reaches a running process as routed (and, with the
+/// naive worker on, sends a copy there too), then waits for the answer until its
+/// deadline, and reports what it heard.
+pub(super) async fn call(
+    shared: Rc<Shared>,
+    call: Call,
+    running: Running,
+) -> Result<GrantResult, GrantError> {
+    let Call {
+        attempt,
+        grant,
+        lose_acknowledgement,
+        patient,
+        redelivery_of,
+        retry_of,
+    } = call;
+    shared
+        .broker
+        .sent(attempt, &grant, running.number, redelivery_of.is_some());
+    let deadline = (!patient).then(|| {
+        shared
+            .clock
+            .now()
+            .saturating_add(shared.settings().caller_timeout_ms)
+    });
+    shared.report(Happening::Sent {
+        attempt,
+        process: running.number,
+        deadline,
+        grant: grant.clone(),
+        acknowledgement_will_be_lost: lose_acknowledgement,
+        redelivery_of,
+        retry_of,
+    });
+    // A key is not a credential: a request for another account than the
+    // signed-in caller's is refused before any store is asked. (A copy the
+    // queue delivers again was let in when it was first sent.)
+    let signed_in = shared.signed_in.borrow().clone();
+    let checked = match redelivery_of {
+        None => authorize(signed_in.as_deref(), &grant),
+        Some(_) => Ok(()),
+    };
+    if let Err(refused) = checked {
+        shared.broker.withdrawn(attempt);
+        let leak = shared.stored_receipt(&running.memory, &grant);
+        shared.report(Happening::Forbidden { attempt, leak });
+        shared.report(Happening::Answered {
+            attempt,
+            answer: Err(refused.clone()),
+            balance: shared.balance_in(&running.memory, &grant.account_id),
+        });
+        return Err(refused);
+    }
+    // The naive worker treats every delivery as new: it forgets the caller's key
+    // and files each copy under a key of its own, so nothing is recognised. The
+    // copy goes as far as the caller's own request does: a caller that gives up
+    // while waiting for room takes both back.
+    let naive_copy = shared.settings().naive.then(|| {
+        let copy = grant.with_key(format!("delivery-{attempt}"));
+        let naive = Rc::clone(&running.naive);
+        async move {
+            let _ = naive
+                .process_tagged(attempt, copy, lose_acknowledgement)
+                .await;
+        }
+    });
+    let account = grant.account_id.clone();
+    let keeps_records = shared.settings().keeps_records();
+    let claimed = grant.clone();
+    let answer = async {
+        let mut direct = None;
+        if keeps_records {
+            let waited = wait_for_claim(&shared, &claimed, attempt, &running).await?;
+            // The first attempt is done: its receipt is the answer, read from the
+            // store with no second pass through the queue and the work.
+            let stored = waited
+                .then(|| shared.receipt_in(&running.memory, &claimed))
+                .flatten();
+            if let Some(receipt) = stored {
+                shared.release_claim(&running.claims, &claimed, attempt, false);
+                let delivered = answer(Ok(StoreOutcome::Replayed(receipt)), lose_acknowledgement);
+                shared.report(Happening::Handled {
+                    attempt,
+                    store: delivered.store.clone(),
+                    acknowledgement_lost: delivered.caller.is_err(),
+                    balance: shared.balance_in(&running.memory, &claimed.account_id),
+                });
+                direct = Some(delivered.caller);
+            }
+        }
+        let result = match direct {
+            Some(result) => result,
+            None => {
+                running
+                    .worker
+                    .process_tagged(attempt, grant, lose_acknowledgement)
+                    .await
+            }
+        };
+        match result {
+            // The article's worker turns a lost acknowledgement into a timeout at
+            // once. Over a real connection a caller with a deadline hears nothing
+            // at all, and finds out only when its deadline passes.
+            Err(GrantError::Timeout) if deadline.is_some() => pending().await,
+            answer => answer,
+        }
+    };
+    // A patient caller's deadline never comes.
+    let deadline = async {
+        match deadline {
+            Some(at) => shared.clock.sleep_until(at).await,
+            None => pending().await,
+        }
+    };
+    let heard = async {
+        let heard = match select(pin!(answer), pin!(deadline)).await {
+            Either::Left((answer, _)) => Some(answer),
+            Either::Right(_) => None,
+        };
+        // A call that ends before its delivery was queued (its caller gave up)
+        // takes its claim back with it; once queued, only the store's answer or
+        // the end of the process releases it. A call that hears its process
+        // ended lets go too: it may have claimed after the process's records
+        // were released, on its way to a queue that was being torn down.
+        if keeps_records {
+            let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
+            shared.release_claim(&running.claims, &claimed, attempt, !ended);
+        }
+        shared.broker.withdrawn(attempt);
+        match heard {
+            Some(answer) => Happening::Answered {
+                attempt,
+                answer,
+                balance: shared.balance_in(&running.memory, &account),
+            },
+            None => Happening::TimedOut {
+                attempt,
+                balance: shared.balance_in(&running.memory, &account),
+            },
+        }
+    };
+    // The naive copy runs beside the call, for as long as the call lasts.
+    let beside = async {
+        if let Some(copy) = naive_copy {
+            copy.await;
+        }
+        pending::<std::convert::Infallible>().await
+    };
+    let what = match select(pin!(heard), pin!(beside)).await {
+        Either::Left((what, _)) => what,
+        Either::Right((never, _)) => match never {},
+    };
+    let heard = match &what {
+        Happening::Answered { answer, .. } => answer.clone(),
+        _ => Err(GrantError::Timeout),
+    };
+    shared.report(what);
+    heard
+}
+
+/// A person's caller with an automatic retry policy: it calls, and while the
+/// answer is one that may go away (a timeout, "in progress") it waits its
+/// backoff and calls again with the same request, up to the policy's attempts.
+/// If they run out with the outcome unknown, it looks the operation up in the
+/// store instead of retrying forever.
+pub(super) async fn retrying_call(
+    shared: Rc<Shared>,
+    switchboard: Rc<Switchboard>,
+    first: Call,
+    routed: Running,
+    policy: RetryPolicy,
+) {
+    let first_id = first.attempt;
+    let grant = first.grant.clone();
+    let mut call_now = first;
+    let mut routed = Some(routed);
+    let mut n = 1;
+    loop {
+        let attempt = call_now.attempt;
+        // The first attempt was routed when it was made; each retry is routed anew.
+        let running = routed
+            .take()
+            .unwrap_or_else(|| switchboard.route(&grant.key, shared.settings().routing));
+        let heard = call(Rc::clone(&shared), call_now, running.clone()).await;
+        let error = match heard {
+            Ok(_) => return,
+            Err(error) => error,
+        };
+        if !RetryPolicy::retries(&error) {
+            return;
+        }
+        if n >= policy.max_attempts {
+            // Out of attempts, outcome unknown: ask instead of guessing.
+            let receipt = shared.stored_receipt(&running.memory, &grant);
+            shared.report(Happening::LookedUp { attempt, receipt });
+            return;
+        }
+        let wait = policy.backoff(first_id, n);
+        shared.report(Happening::Backoff {
+            attempt,
+            wait,
+            retry: n,
+        });
+        shared.clock.sleep(wait).await;
+        n += 1;
+        call_now = Call {
+            attempt: shared.fresh_attempt(),
+            grant: grant.clone(),
+            lose_acknowledgement: false,
+            patient: false,
+            redelivery_of: None,
+            retry_of: Some(attempt),
+        };
+    }
+}
+
+/// Claims the operation's in-progress record for `attempt`. A duplicate that
+/// finds it held says so, then either waits for the release and claims it in
+/// turn, or is told at once to retry later. `Ok(true)` when it waited.
+async fn wait_for_claim(
+    shared: &Shared,
+    grant: &GrantPoints,
+    attempt: AttemptId,
+    running: &Running,
+) -> Result<bool, GrantError> {
+    // The policy in force when the call was made holds for it: a duplicate
+    // already waiting keeps waiting if the setting changes meanwhile.
+    let waits = shared.settings().in_flight == InFlightPolicy::Wait;
+    let mut told = false;
+    loop {
+        // A call whose process has ended is answered as the process's end answers it.
+        if running.ended.is_closed() {
+            return Err(GrantError::WorkerStopped);
+        }
+        let holder = Holder {
+            attempt,
+            process: running.number,
+            since: shared.clock.now(),
+        };
+        // Looked up afresh each time: the store (and its records) may have changed.
+        let claims = shared.claims_in_use(&running.claims);
+        let (holder, released) = match claims.claim(grant, holder) {
+            Claimed::Mine => return Ok(told),
+            Claimed::Held { holder, released } => (holder, released),
+        };
+        if !told {
+            shared.report(Happening::InProgress {
+                attempt,
+                holder: holder.attempt,
+                waits,
+            });
+            told = true;
+        }
+        if !waits {
+            return Err(GrantError::InProgress);
+        }
+        // Sent or dropped, the holder has let go: look again. If this call's own
+        // process ends first, it looks again too, and finds that out.
+        let _ = select(released, pin!(running.ended.recv())).await;
+    }
+}
+
+/// One call as made: who sends what, and how long they wait.
+pub(super) struct Call {
+    pub attempt: AttemptId,
+    pub grant: GrantPoints,
+    pub lose_acknowledgement: bool,
+    /// Waits as long as it takes (a batch job, or the queue itself).
+    pub patient: bool,
+    /// The queue delivers this message again: the attempt it copies.
+    pub redelivery_of: Option<AttemptId>,
+    /// The caller's automatic retry of this attempt.
+    pub retry_of: Option<AttemptId>,
+}
+
+impl Call {
+    /// A copy the queue delivers again: nobody waits for its answer but the
+    /// queue, which takes it as the acknowledgement.
+    pub fn redelivery(attempt: AttemptId, original: AttemptId, grant: GrantPoints) -> Self {
+        Call {
+            attempt,
+            grant,
+            lose_acknowledgement: false,
+            patient: true,
+            redelivery_of: Some(original),
+            retry_of: None,
+        }
+    }
+}
