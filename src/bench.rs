@@ -4,7 +4,7 @@
 //! requests is left out of the timed part.
 
 use crate::core::{GrantPoints, PointStore};
-use crate::sim::{Setting, World};
+use crate::sim::{Origin, Setting, World};
 
 fn grants(n: u32) -> Vec<GrantPoints> {
     (0..n)
@@ -39,8 +39,8 @@ pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
         .expect("0 ms is allowed");
     let grants = grants(n);
     let start = now_ms();
-    for (id, grant) in (1..).zip(grants) {
-        world.send(id, grant, false, false);
+    for grant in grants {
+        world.send(grant, false, false, Origin::Send);
     }
     let elapsed = now_ms() - start;
     assert_eq!(

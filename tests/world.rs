@@ -157,17 +157,17 @@ fn the_world_driven_directly_is_deterministic_too() {
     fn run() -> String {
         let mut world = World::new();
         world.set(Setting::Naive(true)).unwrap();
-        world.send(1, grant("a", 100), true, false);
-        world.send(2, grant("a", 100), false, true);
+        world.send(grant("a", 100), true, false, Origin::Send);
+        world.send(grant("a", 100), false, true, Origin::Send);
         world.set(Setting::Paused(true)).unwrap();
         for i in 3..30 {
-            world.send(i, grant(&format!("b{i}"), 1), false, i % 2 == 0);
+            world.send(grant(&format!("b{i}"), 1), false, i % 2 == 0, Origin::Send);
         }
         world.advance(2_000);
         world.set(Setting::Paused(false)).unwrap();
         world.advance(1_500);
         world.restart();
-        world.send(30, grant("a", 100), false, false);
+        world.send(grant("a", 100), false, false, Origin::Send);
         while let Some(next) = world.until_next() {
             world.advance(next);
         }
@@ -184,13 +184,13 @@ fn the_event_log_reads_as_the_article_tells_it() {
     lab.dispatch(retry_same(false)).unwrap();
     lab.skip_to_idle().unwrap();
     let expected = [
-        r#"{"at":0,"event":"sent","attempt":1,"process":1,"deadline":3000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":true}"#,
+        r#"{"at":0,"event":"sent","attempt":1,"origin":"send","process":1,"deadline":3000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":true}"#,
         r#"{"at":0,"event":"queued","attempt":1}"#,
         r#"{"at":0,"event":"taken","attempt":1}"#,
         r#"{"at":100,"event":"store","attempt":1,"durable":false,"step":"wrote-both"}"#,
         r#"{"at":100,"event":"handled","attempt":1,"store":{"Ok":{"applied":{"key":"order-1042","account_id":"account-7","points":100,"balance":100}}},"acknowledgement_lost":true,"balance":100}"#,
         r#"{"at":3000,"event":"timed-out","attempt":1,"balance":100}"#,
-        r#"{"at":3000,"event":"sent","attempt":2,"process":1,"deadline":6000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":false}"#,
+        r#"{"at":3000,"event":"sent","attempt":2,"origin":"retry-same","process":1,"deadline":6000,"grant":{"key":"order-1042","account_id":"account-7","points":100},"acknowledgement_will_be_lost":false}"#,
         r#"{"at":3000,"event":"queued","attempt":2}"#,
         r#"{"at":3000,"event":"taken","attempt":2}"#,
         r#"{"at":3100,"event":"handled","attempt":2,"store":{"Ok":{"replayed":{"key":"order-1042","account_id":"account-7","points":100,"balance":100}}},"acknowledgement_lost":false,"balance":100}"#,
@@ -879,7 +879,7 @@ fn a_caller_that_gives_up_waiting_for_room_takes_its_naive_copy_back_too() {
 #[test]
 fn a_patient_caller_whose_answer_is_lost_hears_the_timeout_instead_of_waiting_forever() {
     let mut world = World::new();
-    world.send(1, grant("k", 100), true, true);
+    world.send(grant("k", 100), true, true, Origin::Send);
     while let Some(next) = world.until_next() {
         world.advance(next);
     }

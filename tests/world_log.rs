@@ -168,3 +168,29 @@ fn the_callers_history_gives_the_recorded_event_log() {
         "tests/fixtures/world/callers-history.events.json",
     );
 }
+
+/// The logs as they were before each `sent` named its origin: the new logs are
+/// those, byte for byte, with that one field added. (Kept as they were; the
+/// origin replaces a table the lab kept beside the world.)
+#[test]
+fn the_logs_are_the_earlier_ones_with_each_sent_naming_its_origin() {
+    for name in ["mixed-history", "callers-history"] {
+        let now =
+            std::fs::read_to_string(format!("tests/fixtures/world/{name}.events.json")).unwrap();
+        let before = std::fs::read_to_string(format!(
+            "tests/fixtures/world/{name}.events.without-origin.json"
+        ))
+        .unwrap();
+        let (origins, rest): (Vec<&str>, Vec<&str>) = now
+            .split_inclusive('\n')
+            .partition(|line| line.trim_start().starts_with("\"origin\": "));
+        assert_eq!(rest.concat(), before, "{name}: only the origins were added");
+        let sent = now.matches("\"event\": \"sent\"").count();
+        assert_eq!(
+            origins.len(),
+            sent,
+            "{name}: every sent names its origin, once"
+        );
+        assert!(sent > 0, "{name}");
+    }
+}

@@ -133,8 +133,6 @@ pub struct BalanceRead {
 pub struct LabState {
     world: World,
     fold: Fold,
-    /// Attempts handed to the world so far (some of a batch may not be sent yet).
-    attempts: AttemptId,
     bursts_sent: u64,
     /// The newest stress run's first attempt and size.
     stress_run: Option<(AttemptId, u32)>,
@@ -146,7 +144,7 @@ impl fmt::Debug for LabState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LabState")
             .field("now", &self.world.now())
-            .field("attempts", &self.attempts)
+            .field("attempts", &self.world.last_attempt())
             .finish_non_exhaustive()
     }
 }
@@ -182,8 +180,6 @@ impl LabState {
                 points,
                 count,
             } => {
-                let first = self.next_attempt();
-                self.fold.expect(first, Origin::Burst);
                 for _ in 0..*count {
                     self.bursts_sent += 1;
                     let key = format!("burst-{}", self.bursts_sent);
@@ -284,32 +280,22 @@ impl LabState {
             };
             GrantPoints::new(format!("stress-{run}-{n}"), account.clone(), points)
         });
-        let first = self.next_attempt();
-        self.fold.expect(first, Origin::Burst);
-        self.attempts = first + AttemptId::from(count) - 1;
+        let first = self
+            .world
+            .send_batch(grants, STRESS_CONCURRENCY, Origin::Burst);
         self.stress_run = Some((first, count));
-        self.world.send_batch(first, grants, STRESS_CONCURRENCY);
-    }
-
-    /// The next attempt number: after the lab's own, and after the copies the
-    /// world's queue numbered when it delivered a message again.
-    fn next_attempt(&mut self) -> AttemptId {
-        self.attempts = self.attempts.max(self.world.last_attempt());
-        self.attempts + 1
     }
 
     fn send(&mut self, grant: GrantPoints, origin: Origin, lose: bool) {
-        self.attempts = self.next_attempt();
         if origin != Origin::Burst {
-            self.fold.expect(self.attempts, origin);
             self.last_request = Some(grant.clone());
         }
         // A person's callers, and a burst's, wait at most the caller timeout;
         // a person's retry by themselves when automatic retries are on.
         if origin == Origin::Burst {
-            self.world.send(self.attempts, grant, lose, false);
+            self.world.send(grant, lose, false, origin);
         } else {
-            self.world.send_retrying(self.attempts, grant, lose);
+            self.world.send_retrying(grant, lose, origin);
         }
     }
 
@@ -461,7 +447,7 @@ impl LabState {
 
     /// Attempts handed to the world whose caller has not heard back yet.
     pub fn in_flight(&self) -> usize {
-        self.attempts.max(self.world.last_attempt()) as usize - self.fold.answered
+        self.world.last_attempt() as usize - self.fold.answered
     }
     /// How long until something happens by itself; `None` when the world is idle.
     pub fn until_next(&self) -> Option<Millis> {

@@ -43,8 +43,6 @@ pub(super) struct Fold {
     /// Every attempt sent so far, by id - 1 (a batch's later attempts are sent as
     /// room opens up, so a slot stays empty until its attempt is sent).
     attempts: Vec<Option<Tracked>>,
-    /// How the attempts from each id on came to be: (first id, origin), in order.
-    origins: Vec<(AttemptId, Origin)>,
     /// How many attempts each exact request (account, key, points) has had.
     requests: FxHashMap<(String, String, i32), u32>,
     /// Every (account, key) any attempt used, so a fresh key is really fresh.
@@ -85,7 +83,6 @@ impl Default for Fold {
     fn default() -> Self {
         Fold {
             attempts: Vec::new(),
-            origins: Vec::new(),
             requests: FxHashMap::default(),
             used_keys: FxHashSet::default(),
             by_hand: Vec::new(),
@@ -142,16 +139,6 @@ impl Fold {
             self.apply(event);
         }
         self.seen = log.len();
-    }
-
-    /// Says how the attempts from `first` on come to be, before they are sent.
-    /// Each run starts after the last: an attempt's origin never changes.
-    pub fn expect(&mut self, first: AttemptId, origin: Origin) {
-        assert!(
-            self.origins.last().is_none_or(|(last, _)| *last < first),
-            "attempt {first} was already expected"
-        );
-        self.origins.push((first, origin));
     }
 
     pub fn attempt(&self, id: AttemptId) -> Option<&Tracked> {
@@ -249,18 +236,12 @@ impl Fold {
                 process,
                 grant,
                 acknowledgement_will_be_lost,
+                origin,
                 redelivery_of,
                 retry_of,
                 ..
             } => {
-                let origin = if redelivery_of.is_some() {
-                    Origin::Redelivered
-                } else if retry_of.is_some() {
-                    Origin::AutoRetry
-                } else {
-                    let at = self.origins.partition_point(|(first, _)| first <= attempt);
-                    self.origins[at - 1].1
-                };
+                let origin = *origin;
                 let count = self
                     .requests
                     .entry((grant.account_id.clone(), grant.key.clone(), grant.points))

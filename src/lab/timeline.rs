@@ -2,26 +2,11 @@
 //! yet, while it waits) beside what the store did, and, after a timeout, what
 //! really became of the attempt.
 
-use serde::{Deserialize, Serialize};
-
 use crate::core::{
     CrashPoint, GrantError, GrantPoints, GrantResult, Language, StoreOutcome, StoreStep,
 };
+pub use crate::sim::Origin;
 use crate::sim::{AttemptId, Millis, ProcessNumber, Slot};
-
-/// How an attempt came to be, so the timeline can say "retry" where it was one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Origin {
-    Send,
-    RetrySame,
-    RetryFresh,
-    Burst,
-    /// The queue delivered a message again: nobody called.
-    Redelivered,
-    /// The caller's retry policy sent it again, after a backoff.
-    AutoRetry,
-}
 
 /// One call of one caller, from sending until its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

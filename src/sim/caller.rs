@@ -15,7 +15,7 @@ use crate::core::{
     RetryPolicy, StoreOutcome,
 };
 
-use super::event::{AttemptId, Happening};
+use super::event::{AttemptId, Happening, Origin};
 use super::process::{Running, Switchboard};
 use super::shared::Shared;
 
@@ -32,6 +32,8 @@ pub(super) async fn call(
         grant,
         lose_acknowledgement,
         patient,
+        origin,
+        door,
         redelivery_of,
         retry_of,
     } = call;
@@ -50,18 +52,11 @@ pub(super) async fn call(
         deadline,
         grant: grant.clone(),
         acknowledgement_will_be_lost: lose_acknowledgement,
+        origin,
         redelivery_of,
         retry_of,
     });
-    // A key is not a credential: a request for another account than the
-    // signed-in caller's is refused before any store is asked. (A copy the
-    // queue delivers again was let in when it was first sent.)
-    let signed_in = shared.signed_in.borrow().clone();
-    let checked = match redelivery_of {
-        None => authorize(signed_in.as_deref(), &grant),
-        Some(_) => Ok(()),
-    };
-    if let Err(refused) = checked {
+    if let Err(refused) = door {
         shared.broker.withdrawn(attempt);
         let leak = shared.stored_receipt(&running.memory, &grant);
         shared.report(Happening::Forbidden { attempt, leak });
@@ -224,14 +219,9 @@ pub(super) async fn retrying_call(
         });
         shared.clock.sleep(wait).await;
         n += 1;
-        call_now = Call {
-            attempt: shared.fresh_attempt(),
-            grant: grant.clone(),
-            lose_acknowledgement: false,
-            patient: false,
-            redelivery_of: None,
-            retry_of: Some(attempt),
-        };
+        let mut retry = Call::new(&shared, grant.clone(), false, false, Origin::AutoRetry);
+        retry.retry_of = Some(attempt);
+        call_now = retry;
     }
 }
 
@@ -288,6 +278,11 @@ pub(super) struct Call {
     pub lose_acknowledgement: bool,
     /// Waits as long as it takes (a batch job, or the queue itself).
     pub patient: bool,
+    pub origin: Origin,
+    /// Whether the request was let in at the door: a key is not a credential,
+    /// so a request for another account than the signed-in caller's is
+    /// refused before any store is asked.
+    pub door: Result<(), GrantError>,
     /// The queue delivers this message again: the attempt it copies.
     pub redelivery_of: Option<AttemptId>,
     /// The caller's automatic retry of this attempt.
@@ -295,14 +290,60 @@ pub(super) struct Call {
 }
 
 impl Call {
+    /// A request a caller makes now, under the next attempt number, checked at
+    /// the door once, as it is made.
+    pub fn new(
+        shared: &Shared,
+        grant: GrantPoints,
+        lose_acknowledgement: bool,
+        patient: bool,
+        origin: Origin,
+    ) -> Self {
+        let attempt = shared.fresh_attempt();
+        Self::numbered(
+            shared,
+            attempt,
+            grant,
+            lose_acknowledgement,
+            patient,
+            origin,
+        )
+    }
+
+    /// [`new`](Self::new) under a number taken earlier (a batch takes its
+    /// numbers when it starts, and makes its calls as room opens up).
+    pub fn numbered(
+        shared: &Shared,
+        attempt: AttemptId,
+        grant: GrantPoints,
+        lose_acknowledgement: bool,
+        patient: bool,
+        origin: Origin,
+    ) -> Self {
+        let door = authorize(shared.signed_in.borrow().as_deref(), &grant);
+        Call {
+            attempt,
+            grant,
+            lose_acknowledgement,
+            patient,
+            origin,
+            door,
+            redelivery_of: None,
+            retry_of: None,
+        }
+    }
+
     /// A copy the queue delivers again: nobody waits for its answer but the
-    /// queue, which takes it as the acknowledgement.
+    /// queue, which takes it as the acknowledgement. Its message was let in
+    /// when it was first sent.
     pub fn redelivery(attempt: AttemptId, original: AttemptId, grant: GrantPoints) -> Self {
         Call {
             attempt,
             grant,
             lose_acknowledgement: false,
             patient: true,
+            origin: Origin::Redelivered,
+            door: Ok(()),
             redelivery_of: Some(original),
             retry_of: None,
         }

@@ -1,7 +1,7 @@
 //! What the world reports, each with its virtual time. The lab's views are folds
 //! of this log; two runs of one history give the same log, byte for byte.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::core::{
     CrashPoint, GrantError, GrantPoints, GrantResult, Language, MailOutcome, StoreOutcome,
@@ -15,6 +15,21 @@ use super::settings::Slot;
 pub type AttemptId = u64;
 /// Counts processes from 1; a restart starts the next one.
 pub type ProcessNumber = u32;
+
+/// Who sent an attempt: a person (a request, or a retry with the same or a
+/// fresh key), a burst or a batch job, the queue, or a caller's retry policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    Send,
+    RetrySame,
+    RetryFresh,
+    Burst,
+    /// The queue delivered a message again: nobody called.
+    Redelivered,
+    /// The caller's retry policy sent it again, after a backoff.
+    AutoRetry,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {
@@ -30,6 +45,8 @@ pub enum Happening {
     /// answer until `deadline` (a patient caller, such as a batch job, has none).
     Sent {
         attempt: AttemptId,
+        /// Who sent it.
+        origin: Origin,
         process: ProcessNumber,
         deadline: Option<Millis>,
         grant: GrantPoints,

@@ -17,7 +17,7 @@ mod store_ref;
 mod world;
 
 pub use clock::{Clock, Millis, Sleep};
-pub use event::{AttemptId, Event, Happening, ProcessNumber};
+pub use event::{AttemptId, Event, Happening, Origin, ProcessNumber};
 pub use settings::{
     Acknowledge, Faults, Routing, Setting, SettingError, Settings, Slot, StoreKind,
     DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, DEFAULT_RETENTION_HOURS, HOUR_MS,

@@ -18,11 +18,11 @@ use futures::executor::{LocalPool, LocalSpawner};
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::task::LocalSpawnExt;
 
-use crate::core::{authorize, GrantPoints, Language};
+use crate::core::{GrantPoints, Language};
 
 use super::caller::{call, retrying_call, Call};
 use super::clock::Millis;
-use super::event::{AttemptId, Happening, ProcessNumber};
+use super::event::{AttemptId, Happening, Origin, ProcessNumber};
 use super::outbox::Outbox;
 use super::outbox_relay::run_relay;
 use super::process::{Process, Running, Switchboard};
@@ -118,56 +118,49 @@ impl World {
 
     /// A caller sends `grant` to a running process (as routed) and waits for the
     /// answer at most the caller timeout, or as long as it takes when `patient`.
+    /// The world numbers the attempt, and says who sent it in its log.
     pub fn send(
         &mut self,
-        attempt: AttemptId,
         grant: GrantPoints,
         lose_acknowledgement: bool,
         patient: bool,
-    ) {
-        self.send_with(attempt, grant, lose_acknowledgement, patient, false);
+        origin: Origin,
+    ) -> AttemptId {
+        self.send_with(grant, lose_acknowledgement, patient, origin, false)
     }
 
     /// [`send`](Self::send) for a person's caller, which retries by itself when
     /// automatic retries are on.
     pub fn send_retrying(
         &mut self,
-        attempt: AttemptId,
         grant: GrantPoints,
         lose_acknowledgement: bool,
-    ) {
-        self.send_with(attempt, grant, lose_acknowledgement, false, true);
+        origin: Origin,
+    ) -> AttemptId {
+        self.send_with(grant, lose_acknowledgement, false, origin, true)
     }
 
     fn send_with(
         &mut self,
-        attempt: AttemptId,
         grant: GrantPoints,
         lose_acknowledgement: bool,
         patient: bool,
+        origin: Origin,
         retrying: bool,
-    ) {
-        self.shared.note_attempt(attempt);
+    ) -> AttemptId {
         let settings = self.settings();
         let running = self.switchboard.route(&grant.key, settings.routing);
+        let first = Call::new(&self.shared, grant, lose_acknowledgement, patient, origin);
+        let attempt = first.attempt;
         // The queue's fault: this message is delivered twice, the copy right
         // behind it in the same queue, with nobody waiting for its answer. A
         // request refused at the door never reaches the queue, so it has no copy.
-        let admitted = authorize(self.shared.signed_in.borrow().as_deref(), &grant).is_ok();
         let mut faults = self.faults();
-        let copy = (admitted && faults.redeliver_next).then(|| {
+        let copy = (first.door.is_ok() && faults.redeliver_next).then(|| {
             faults.redeliver_next = false;
-            Call::redelivery(self.shared.fresh_attempt(), attempt, grant.clone())
+            Call::redelivery(self.shared.fresh_attempt(), attempt, first.grant.clone())
         });
         self.arm(faults);
-        let first = Call {
-            attempt,
-            grant,
-            lose_acknowledgement,
-            patient,
-            redelivery_of: None,
-            retry_of: None,
-        };
         // The first attempt goes where the copy (if any) goes: routed now.
         match settings.auto_retry.filter(|_| retrying) {
             Some(policy) => {
@@ -182,43 +175,41 @@ impl World {
             self.spawn_call(copy, running);
         }
         self.settle();
+        attempt
     }
 
-    /// A batch job: sends each of `grants` as attempts `first`, `first + 1`, ...,
-    /// keeping at most `concurrency` calls open at once, each waiting as long as it
-    /// takes. The calls are made as room opens up, so a big batch costs little now.
+    /// A batch job: sends each of `grants` in turn, keeping at most
+    /// `concurrency` calls open at once, each waiting as long as it takes. The
+    /// batch's attempt numbers are taken now, in a run from the one returned;
+    /// its calls are made as room opens up, so a big batch costs little now.
     pub fn send_batch(
         &mut self,
-        first: AttemptId,
-        grants: impl Iterator<Item = GrantPoints> + 'static,
+        grants: impl ExactSizeIterator<Item = GrantPoints> + 'static,
         concurrency: usize,
-    ) {
+        origin: Origin,
+    ) -> AttemptId {
         let shared = Rc::clone(&self.shared);
         let switchboard = Rc::clone(&self.switchboard);
-        let (low, _) = grants.size_hint();
-        // The batch's numbers are taken now, though its calls are made later.
-        shared.note_attempt(first.saturating_add(low as AttemptId).saturating_sub(1));
+        let first = shared.last_attempt.get() + 1;
+        shared.note_attempt(
+            first
+                .saturating_add(grants.len() as AttemptId)
+                .saturating_sub(1),
+        );
         self.spawn(async move {
             let mut open = FuturesUnordered::new();
             for (attempt, grant) in (first..).zip(grants) {
                 if open.len() >= concurrency.max(1) {
                     open.next().await;
                 }
-                shared.note_attempt(attempt);
                 let running = switchboard.route(&grant.key, shared.settings().routing);
-                let call = Call {
-                    attempt,
-                    grant,
-                    lose_acknowledgement: false,
-                    patient: true,
-                    redelivery_of: None,
-                    retry_of: None,
-                };
+                let call = Call::numbered(&shared, attempt, grant, false, true, origin);
                 open.push(self::call(Rc::clone(&shared), call, running));
             }
             while open.next().await.is_some() {}
         });
         self.settle();
+        first
     }
 
     /// Ends every process: their memory, queues, waiting producers and the
