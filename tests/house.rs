@@ -155,3 +155,49 @@ fn the_scan_finds_a_circle_when_there_is_one() {
     modules.insert("a::z".into(), "use crate::a::Thing;".into());
     assert!(circles(&modules).is_empty(), "a parent is not a circle");
 }
+
+/// The modules under `prefix` that reach into `target` (by `crate::` path, or
+/// through `super::` from a sibling), each named once.
+fn reaching_into(modules: &BTreeMap<String, String>, prefix: &str, target: &str) -> Vec<String> {
+    modules
+        .iter()
+        .filter(|(name, _)| within(name, prefix))
+        .filter(|(name, source)| {
+            named_paths(source)
+                .iter()
+                .filter_map(|path| resolve(name, path, modules))
+                .any(|used| within(&used, target))
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The page reads the lab, never the world: no view names `crate::sim`, nor
+/// asks the lab for its world.
+#[test]
+fn the_page_reads_the_lab_and_never_the_world() {
+    let modules = modules();
+    assert_eq!(reaching_into(&modules, "ui", "sim"), Vec::<String>::new());
+    let asking: Vec<&String> = modules
+        .iter()
+        .filter(|(name, source)| within(name, "ui") && source.contains(".world()"))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        asking.is_empty(),
+        "views that ask for the world: {asking:?}"
+    );
+    // The scan sees a reach when there is one.
+    let module = |name: &str, source: &str| (name.to_owned(), source.to_owned());
+    let made_up: BTreeMap<String, String> = [
+        module("sim", "mod world;"),
+        module("sim::world", ""),
+        module("ui", "mod a; mod b;"),
+        module("ui::a", "use crate::lab::Thing;"),
+        module("ui::b", "fn f(x: crate::sim::world::World) {}"),
+        module("lab", "pub use crate::sim::world::World as Thing;"),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(reaching_into(&made_up, "ui", "sim"), ["ui::b"]);
+}

@@ -4,6 +4,7 @@
 
 use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::SettingError;
+use idempotency_lab::lab::MAX_CLOCK_MOVE_MS;
 use idempotency_lab::lab::{
     parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome, Truth,
     MAX_SETTING_MS, MAX_WAIT_MS,
@@ -245,6 +246,13 @@ fn refused_actions_change_nothing_and_are_not_recorded() {
         (
             Action::Set(Setting::ProcessingMs(MAX_SETTING_MS + 1)),
             LabError::Setting(SettingError::ProcessingTime(MAX_SETTING_MS + 1)),
+        ),
+        (Action::MoveClock { ms: 0 }, LabError::ClockMove(0)),
+        (
+            Action::MoveClock {
+                ms: MAX_CLOCK_MOVE_MS + 1,
+            },
+            LabError::ClockMove(MAX_CLOCK_MOVE_MS + 1),
         ),
     ] {
         assert_eq!(

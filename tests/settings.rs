@@ -193,3 +193,30 @@ fn a_change_is_written_as_set_and_the_settings_name() {
     let back: Settings = serde_json::from_str(&whole).unwrap();
     assert_eq!(back, Settings::default());
 }
+
+/// Back to one process, every call reaches the one that stays: the switchboard
+/// forgets the process taken away, and the round robin starts again.
+#[test]
+fn back_to_one_process_every_call_reaches_the_one_that_stays() {
+    use idempotency_lab::lab::Outcome;
+    use idempotency_lab::GrantPoints;
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
+    for key in ["a", "b", "c"] {
+        lab.dispatch(Action::Send {
+            grant: GrantPoints::new(key, "account-7", 1),
+            lose_acknowledgement: false,
+        })
+        .unwrap();
+    }
+    lab.skip_to_idle().unwrap();
+    let state = lab.state();
+    let rows: Vec<(u32, Outcome)> = state
+        .timeline()
+        .iter()
+        .map(|r| (r.attempt.process, r.outcome()))
+        .collect();
+    assert_eq!(rows, vec![(1, Outcome::Applied); 3]);
+    assert_eq!(state.store().balance("account-7"), 3);
+}

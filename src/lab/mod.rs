@@ -15,6 +15,7 @@ mod session_v2;
 mod story;
 mod text;
 mod timeline;
+mod world_reads;
 
 pub use action::{Action, MAX_BURST};
 pub use chart::{
@@ -26,9 +27,11 @@ pub use engine::{
     BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_WAIT_MS,
     STRESS_CONCURRENCY,
 };
-// The settings a person changes, as the lab's own words for them.
+// The world's words the page needs (settings, numbers, times), as the lab's
+// own: the page reads the lab, never the world.
 pub use crate::sim::{
-    Faults, Setting, SettingError, Settings, MAX_RETENTION_HOURS, MAX_SETTING_MS,
+    Acknowledge, AttemptId, Faults, Millis, ProcessNumber, Routing, Setting, SettingError,
+    Settings, Slot, StoreKind, HOUR_MS, MAX_PROCESSES, MAX_RETENTION_HOURS, MAX_SETTING_MS,
     MIN_CALLER_TIMEOUT_MS,
 };
 pub use field_error::FieldError;

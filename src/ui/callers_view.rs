@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use crate::core::{EmailVia, InFlightPolicy};
+use crate::lab::Acknowledge;
 use crate::lab::{visible, Action, Setting};
-use crate::sim::Acknowledge;
 
 use super::choice::{ChoiceSelect, SettingSwitch};
 use super::controller::Controller;
@@ -34,27 +34,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
     let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email));
     let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email_via));
     // The newest few, and how many in all: a stress run can send thousands.
-    let inbox = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            let world = lab.state().world();
-            let (newest, dropped) = world.inbox_newest(INBOX_SHOWN);
-            (newest, world.inbox_len(), dropped)
-        })
-    });
-    let records = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            lab.state()
-                .world()
-                .in_progress_records()
-                .into_iter()
-                // A memory record lives in the process that accepted its attempt.
-                .map(|(record, durable)| {
-                    let process = (!durable).then_some(record.holder.process);
-                    (record, process)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+    let inbox = Memo::new(move |_| ctl.lab.with(|lab| lab.state().inbox_newest(INBOX_SHOWN)));
+    let records = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_progress_records()));
 
     let rest = later();
     view! {

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::lab::AttemptId;
 use crate::lab::{Break, Invariant};
-use crate::sim::AttemptId;
 
 use super::controller::Controller;
 

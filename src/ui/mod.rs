@@ -125,7 +125,7 @@ pub fn App(
     let ctl = Controller::new(lang, lab.unwrap_or_default());
     // The promises panel and the walkthrough ask the timeline to bring an
     // attempt's row into view.
-    let reveal = RwSignal::new(None::<crate::sim::AttemptId>);
+    let reveal = RwSignal::new(None::<crate::lab::AttemptId>);
     let walk = Walk::new(ctl, reveal);
     if let Some(content) = walkthrough {
         walk.preload(lang, content);

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::core::GrantPoints;
 use crate::core::PointWorker;
 use crate::lab::{visible, Action, Attempt, Setting};
-use crate::sim::{ProcessNumber, Slot};
+use crate::lab::{ProcessNumber, Slot};
 
 use super::controller::Controller;
 

@@ -10,7 +10,7 @@ use crate::core::CrashPoint;
 use crate::lab::{
     parse_millis, Action, FieldError, LabError, Setting, SettingError, MAX_RETENTION_HOURS,
 };
-use crate::sim::{Routing, StoreKind, MAX_PROCESSES};
+use crate::lab::{Routing, StoreKind, MAX_PROCESSES};
 
 use super::choice::ChoiceSelect;
 use super::controller::{Controller, Notice};

@@ -47,7 +47,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
     let shows = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            let numbers = state.world().process_numbers();
+            let numbers = state.process_numbers();
             match (state.settings().store.is_durable(), numbers.as_slice()) {
                 (true, _) => Shows::Durable(state.settings().retention_hours),
                 (false, [a, b, ..]) => Shows::Memories(*a, *b),
@@ -64,8 +64,8 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             if state.settings().store.is_durable() {
                 return None;
             }
-            let number = *state.world().process_numbers().get(1)?;
-            let store = state.world().memory_store(2)?;
+            let number = *state.process_numbers().get(1)?;
+            let store = state.memory_store(2)?;
             let (receipts, total) = store.receipts_page(SHOWN_RECEIPTS);
             Some(SecondMemory {
                 process: number,

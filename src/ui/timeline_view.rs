@@ -10,10 +10,10 @@ use wasm_bindgen::JsCast;
 
 use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
+use crate::lab::AttemptId;
 use crate::lab::{
     page_window, visible, AttemptRow, Invariant, LabState, Marker, MarkerKind, Outcome,
 };
-use crate::sim::AttemptId;
 
 use super::controller::Controller;
 

@@ -12,8 +12,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
+use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
-use crate::sim::AttemptId;
 use crate::walkthrough::{answer, has_time, judge, met, run_step, Content, Op, Progress, Tour};
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
@@ -73,7 +73,7 @@ pub struct Walk {
     pub animating: RwSignal<bool>,
     pub(super) anim_run: StoredValue<u64>,
     pub(super) queue: StoredValue<VecDeque<Op>>,
-    pub(super) end: StoredValue<crate::sim::Millis>,
+    pub(super) end: StoredValue<crate::lab::Millis>,
     /// The lab as the step being played will leave it: what the narration states.
     target: StoredValue<Option<Lab>, LocalStorage>,
     /// The row that proves an answer, to bring into view once the step has played.

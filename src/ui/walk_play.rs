@@ -9,7 +9,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::sim::Millis;
+use crate::lab::Millis;
 use crate::walkthrough::{advance, ops, Step};
 
 use super::walk::Walk;

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::lab::{parse_millis, Action, LabError, Setting, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
-use crate::sim::{Millis, HOUR_MS};
+use crate::lab::{Millis, HOUR_MS};
 
 use super::controller::{Controller, Notice, Speed};
 
@@ -16,11 +16,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
     let clock = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            (
-                state.now(),
-                state.process_number(),
-                state.world().process_numbers(),
-            )
+            (state.now(), state.process_number(), state.process_numbers())
         })
     });
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
