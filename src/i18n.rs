@@ -1661,8 +1661,7 @@ static FA: Texts = Texts {
 
 // The promises panel and the timeline's marker rows.
 
-use crate::core::{StoreStep, Table};
-use crate::lab::{DurableWrites, Invariant, Marker, MarkerKind, RegrantCause};
+use crate::lab::{CrashLeft, DurableWrites, Invariant, Marker, MarkerKind, RegrantCause};
 use crate::sim::{AttemptId, Millis};
 
 /// "#2", an attempt named as the timeline's first column names it, kept whole
@@ -1675,42 +1674,6 @@ fn hours_long_en(h: u32) -> String {
     match h {
         1 => "1 hour".to_string(),
         h => format!("{h} hours"),
-    }
-}
-
-/// What a crash left of its handling's writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CrashLeft {
-    /// Nothing was written yet.
-    Nothing,
-    /// Receipt first, crashed between: a completion with no points.
-    ReceiptOnly,
-    /// Balance first, crashed between: points with no receipt.
-    PointsOnly,
-    /// One transaction, crashed before commit: its staged writes are gone.
-    StagedGone,
-    /// Everything committed; only the answer is missing.
-    Committed,
-    /// The store was the process's memory: what it wrote went with it.
-    MemoryGone,
-}
-
-fn crash_left(point: CrashPoint, wrote: &[StoreStep], durable: bool) -> CrashLeft {
-    let wrote_any = |table: Table| {
-        wrote.iter().any(|s| {
-            *s == StoreStep::Wrote(table)
-                || matches!(s, StoreStep::WroteBoth | StoreStep::Committed)
-        })
-    };
-    match (wrote_any(Table::Balance), wrote_any(Table::Receipt)) {
-        // Only a transaction reaches the point between its writes with nothing
-        // written: both are staged, and staged writes die with the process.
-        (false, false) if durable && point == CrashPoint::BetweenWrites => CrashLeft::StagedGone,
-        (false, false) => CrashLeft::Nothing,
-        _ if !durable => CrashLeft::MemoryGone,
-        (true, true) => CrashLeft::Committed,
-        (false, true) => CrashLeft::ReceiptOnly,
-        (true, false) => CrashLeft::PointsOnly,
     }
 }
 
@@ -1785,7 +1748,7 @@ fn marker_text_en(_: Lang, marker: &Marker) -> String {
                 CrashPoint::BetweenWrites => "between the two writes",
                 CrashPoint::AfterCommit => "after the commit, before the answer left",
             };
-            let left = match crash_left(*point, wrote, *durable) {
+            let left = match CrashLeft::of(*point, wrote, *durable) {
                 CrashLeft::Nothing => "nothing was written, so a retry starts afresh.",
                 CrashLeft::ReceiptOnly => "the receipt was written, the points were not. Receipt first leaves a completion with no points: a retry gets that receipt, and the points are never added.",
                 CrashLeft::PointsOnly => "the points were added, the receipt was not. Balance first leaves points with no receipt: a retry finds no receipt and adds them again (unless the ledger check recognises the operation).",
@@ -1901,7 +1864,7 @@ fn marker_text_fa(lang: Lang, marker: &Marker) -> String {
                 CrashPoint::BetweenWrites => "میان دو نوشتن",
                 CrashPoint::AfterCommit => "پس از ثبت نهایی و پیش از رفتن پاسخ",
             };
-            let left = match crash_left(*point, wrote, *durable) {
+            let left = match CrashLeft::of(*point, wrote, *durable) {
                 CrashLeft::Nothing => "چیزی نوشته نشد، پس تلاش دوباره از نو آغاز می‌کند.",
                 CrashLeft::ReceiptOnly => "رسید نوشته شد، امتیاز نه. «اول رسید» کاری انجام‌شده بی‌امتیاز به جا می‌گذارد: تلاش دوباره همان رسید را می‌گیرد و امتیاز هرگز اضافه نمی‌شود.",
                 CrashLeft::PointsOnly => "امتیاز اضافه شد، رسید نه. «اول موجودی» امتیازی بی‌رسید به جا می‌گذارد: تلاش دوباره رسیدی نمی‌یابد و امتیاز را باز اضافه می‌کند (مگر آنکه بررسی دفتر عملیات را بشناسد).",

@@ -10,6 +10,7 @@ mod form;
 mod history;
 mod invariants;
 mod limits;
+mod row_says;
 mod session;
 mod session_v2;
 mod story;
@@ -42,6 +43,7 @@ pub use form::{
 pub use history::{History, Lab, ReplayError};
 pub use invariants::{Break, Invariant, Invariants};
 pub use limits::{MAX_ACTIONS, MAX_SENDS};
+pub use row_says::{AttemptSays, CallerSays, CrashLeft, KnownBy, RowSays, StoreSays};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
     field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,

@@ -8,11 +8,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use crate::core::{GrantError, StoreOutcome};
 use crate::i18n::Lang;
-use crate::lab::AttemptId;
 use crate::lab::{
-    page_window, visible, AttemptRow, Invariant, LabState, Marker, MarkerKind, Outcome,
+    page_window, visible, AttemptId, AttemptRow, AttemptSays, CallerSays, Invariant, KnownBy,
+    LabState, Marker, MarkerKind, Outcome, StoreSays,
 };
 
 use super::controller::Controller;
@@ -358,37 +357,19 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
     let t = lang.texts();
     let outcome = row.outcome();
     let grant = &row.attempt.grant;
+    let says = row.says();
     // Each cell is a label and an optional number set apart for right-to-left
     // text: plain strings, not a view per case, keep the row's code small.
-    let (store_label, store_number) = match row.handled.as_ref().map(|h| &h.store) {
-        Some(Ok(StoreOutcome::Applied(r))) => {
-            (t.store_applied.to_string(), Some(format!("+{}", r.points)))
-        }
-        // Its balance write stands though its receipt lost the race: it added
-        // points, whatever receipt it then returned (the details below say so).
-        Some(Ok(StoreOutcome::Replayed(_)))
-            if row
-                .handled
-                .as_ref()
-                .is_some_and(crate::lab::Handling::applied) =>
-        {
-            (
-                t.store_applied.to_string(),
-                Some(format!("+{}", grant.points)),
-            )
-        }
-        Some(Ok(StoreOutcome::Replayed(_))) => (t.store_replayed.to_string(), None),
-        Some(Err(e)) => (
+    let (store_label, store_number) = match &says.store {
+        StoreSays::Applied { points } => (t.store_applied.to_string(), Some(format!("+{points}"))),
+        StoreSays::Replayed => (t.store_replayed.to_string(), None),
+        StoreSays::Rejected(e) => (
             format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
             None,
         ),
-        None => match row.crashed_at {
-            // Its process crashed while handling it: the marker row before says
-            // what stands of its writes.
-            Some(point) => ((t.crashed_at)(point).to_string(), None),
-            None if row.never_handled => (t.store_never.to_string(), None),
-            None => (t.store_not_yet.to_string(), None),
-        },
+        StoreSays::CrashedAt(point) => ((t.crashed_at)(*point).to_string(), None),
+        StoreSays::Never => (t.store_never.to_string(), None),
+        StoreSays::NotYet => (t.store_not_yet.to_string(), None),
     };
     // When the store did it, and whether a restart made it grant an operation again.
     let store_when = row.handled.as_ref().map(|h| (t.at_time)(lang, h.at));
@@ -400,20 +381,10 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             h.regrant_cause?,
         ))
     });
-    // How the store knew the operation: another attempt's commit won the race, or
-    // the ledger row stood in for an expired receipt.
-    let how_known = row.handled.as_ref().and_then(|h| {
-        if h.conflict {
-            Some(if matches!(h.store, Ok(StoreOutcome::Replayed(_))) {
-                t.lost_race_receipt
-            } else {
-                t.lost_race
-            })
-        } else if h.by_ledger {
-            Some(t.by_ledger)
-        } else {
-            None
-        }
+    let how_known = says.known_by.map(|k| match k {
+        KnownBy::LostRaceReceipt => t.lost_race_receipt,
+        KnownBy::LostRace => t.lost_race,
+        KnownBy::Ledger => t.by_ledger,
     });
     // Refused for naming another account: what a trusting store would have given away.
     let leak = row.forbidden.as_ref().map(|f| match &f.leak {
@@ -430,14 +401,15 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         .as_ref()
         .and_then(|h| h.durable_writes)
         .map(|w| ((t.durable_writes)(w), w.code()));
-    let (caller_label, caller_number) = match &row.caller {
-        // A copy the queue delivered: nobody called, nobody heard.
-        _ if row.attempt.redelivery_of.is_some() => (t.caller_queue.to_string(), None),
-        None => (t.caller_waiting.to_string(), None),
-        Some(Ok(r)) => (t.caller_receipt.to_string(), Some(r.balance.to_string())),
-        Some(Err(GrantError::Timeout)) => (t.caller_timeout.to_string(), None),
-        Some(Err(GrantError::WorkerStopped)) => (t.caller_process_ended.to_string(), None),
-        Some(Err(e)) => (
+    let (caller_label, caller_number) = match &says.caller {
+        CallerSays::Queue => (t.caller_queue.to_string(), None),
+        CallerSays::Waiting => (t.caller_waiting.to_string(), None),
+        CallerSays::Receipt { balance } => {
+            (t.caller_receipt.to_string(), Some(balance.to_string()))
+        }
+        CallerSays::Timeout => (t.caller_timeout.to_string(), None),
+        CallerSays::ProcessEnded => (t.caller_process_ended.to_string(), None),
+        CallerSays::Error(e) => (
             format!("{} {}", t.caller_error, (t.grant_error_short)(e)),
             None,
         ),
@@ -489,11 +461,11 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                     <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
                 </span>
                 <span class="meta attempt">
-                    {match (row.attempt.redelivery_of, row.attempt.retry_of) {
-                        (Some(original), _) => (t.redelivery_of)(lang, original),
-                        (None, Some(previous)) => (t.retry_of)(lang, previous),
-                        (None, None) if row.attempt.reuses_key => t.key_reused.to_string(),
-                        (None, None) => (t.nth_attempt)(lang, row.attempt.attempt_of_request),
+                    {match says.attempt {
+                        AttemptSays::RedeliveryOf(original) => (t.redelivery_of)(lang, original),
+                        AttemptSays::RetryOf(previous) => (t.retry_of)(lang, previous),
+                        AttemptSays::KeyReused => t.key_reused.to_string(),
+                        AttemptSays::Nth(n) => (t.nth_attempt)(lang, n),
                     }}
                     " · "
                     {(t.process_marker)(lang, row.attempt.process)}
