@@ -3,16 +3,17 @@
 
 mod action;
 mod chart;
-mod engine;
+mod error;
 mod field_error;
 mod fold;
 mod form;
-mod history;
 mod invariants;
 mod limits;
+mod recorded_lab;
 mod row_says;
 mod session;
 mod session_v2;
+mod state;
 mod story;
 mod text;
 mod timeline;
@@ -24,10 +25,7 @@ pub use chart::{
     AttemptTick, BalanceChart, ChartRow, ChartSummary, Mark, ValueAxis, ValueTick, CHART_HEIGHT,
     CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
-pub use engine::{
-    BalanceRead, LabError, LabState, StressProgress, MAX_CLOCK_MOVE_MS, MAX_WAIT_MS,
-    STRESS_CONCURRENCY,
-};
+pub use state::{BalanceRead, LabError, LabState, StressProgress, STRESS_CONCURRENCY};
 // The world's words the page needs (settings, numbers, times), as the lab's
 // own: the page reads the lab, never the world.
 pub use crate::sim::{
@@ -40,9 +38,9 @@ pub use fold::Line;
 pub use form::{
     parse_millis, parse_points, parse_whole, read_request, FormErrors, MAX_FIELD_CHARS,
 };
-pub use history::{History, Lab, ReplayError};
 pub use invariants::{Break, Invariant, Invariants};
-pub use limits::{MAX_ACTIONS, MAX_SENDS};
+pub use limits::{MAX_ACTIONS, MAX_CLOCK_MOVE_MS, MAX_SENDS, MAX_WAIT_MS};
+pub use recorded_lab::{History, Lab, ReplayError};
 pub use row_says::{AttemptSays, CallerSays, CrashLeft, KnownBy, RowSays, StoreSays};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::form::MAX_FIELD_CHARS;
-use super::history::{History, Lab, ReplayError};
 use super::limits::{MAX_ACTIONS, MAX_SENDS};
+use super::recorded_lab::{History, Lab, ReplayError};
 use super::session_v2::ActionV2;
 use crate::sim::Setting;
 

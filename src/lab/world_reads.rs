@@ -5,7 +5,7 @@
 use crate::core::{Email, InProgressRecord, PointStore};
 use crate::sim::{ProcessNumber, Slot};
 
-use super::engine::LabState;
+use super::state::LabState;
 
 impl LabState {
     /// The running processes' numbers, by slot.

@@ -26,13 +26,13 @@ const CALLERS: [&str; 2] = ["account-7", "account-8"];
 pub fn CallersView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().in_flight));
+    let policy = ctl.setting(|s| s.in_flight);
     // Reads the lab: it turns itself off once the copy was delivered.
     let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().faults().redeliver_next));
-    let ack = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().acknowledge));
+    let ack = ctl.setting(|s| s.acknowledge);
     let signed_in = Memo::new(move |_| ctl.lab.with(|lab| lab.state().signed_in()));
-    let email_on = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email));
-    let email_via = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().email_via));
+    let email_on = ctl.setting(|s| s.email);
+    let email_via = ctl.setting(|s| s.email_via);
     // The newest few, and how many in all: a stress run can send thousands.
     let inbox = Memo::new(move |_| ctl.lab.with(|lab| lab.state().inbox_newest(INBOX_SHOWN)));
     let records = Memo::new(move |_| ctl.lab.with(|lab| lab.state().in_progress_records()));

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
-use crate::lab::{Action, FieldError, Lab, LabError, SessionError};
+use crate::lab::{Action, FieldError, Lab, LabError, SessionError, Settings};
 
 /// How often the pump moves the clock at a paced speed.
 const TICK_MS: u32 = 50;
@@ -181,6 +181,14 @@ pub struct Controller {
 }
 
 impl Controller {
+    /// One of the world's settings, as a value a control can watch.
+    pub fn setting<T>(self, read: fn(&Settings) -> T) -> Memo<T>
+    where
+        T: PartialEq + Clone + Send + Sync + 'static,
+    {
+        Memo::new(move |_| self.lab.with(|lab| read(&lab.state().settings())))
+    }
+
     pub fn new(lang: Lang, lab: Lab) -> Self {
         Self {
             lab: RwSignal::new_local(lab),

@@ -14,7 +14,7 @@ use super::controller::Controller;
 #[component]
 pub fn QueueView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().paused));
+    let paused = ctl.setting(|s| s.paused);
     let two = Memo::new(move |_| ctl.lab.with(|lab| lab.state().lines().len() > 1));
     // Some(reason) while a step would be refused.
     let step_refused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().step_refusal()));
@@ -94,7 +94,7 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
     let in_hand = Memo::new(move |_| line.with(|l| l.as_ref().and_then(|l| l.in_hand.clone())));
     let waiting = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.waiting)));
     let process = Memo::new(move |_| line.with(|l| l.as_ref().map_or(0, |l| l.process)));
-    let paused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().paused));
+    let paused = ctl.setting(|s| s.paused);
     let id = move |base: &str| {
         if place == 1 {
             base.to_string()

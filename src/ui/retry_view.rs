@@ -18,7 +18,7 @@ const CHART_WIDTH: u64 = 200;
 pub fn RetryView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let policy = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().auto_retry));
+    let policy = ctl.setting(|s| s.auto_retry);
     // The attempts shown while retries are off are kept for when they go on.
     let attempts = RwSignal::new(DEFAULT_ATTEMPTS);
     let shown = RwSignal::new(DEFAULT_ATTEMPTS.to_string());

@@ -35,11 +35,11 @@ fn routings() -> impl Iterator<Item = Routing> {
 pub fn StorageView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let lang = move || ctl.lang.get();
-    let kind = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().store));
+    let kind = ctl.setting(|s| s.store);
     let crash = Memo::new(move |_| ctl.lab.with(|lab| lab.state().faults().crash_point));
-    let processes = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().processes));
-    let routing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().routing));
-    let ledger = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().ledger_check));
+    let processes = ctl.setting(|s| s.processes);
+    let routing = ctl.setting(|s| s.routing);
+    let ledger = ctl.setting(|s| s.ledger_check);
     let durable = move || kind.get().is_durable();
 
     view! {
@@ -190,7 +190,7 @@ const NONE: &str = "none";
 #[component]
 fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let hours = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().retention_hours));
+    let hours = ctl.setting(|s| s.retention_hours);
     let shown = RwSignal::new(String::new());
     let error = RwSignal::new(None::<RetentionError>);
     // The setting in force (after an undo, a link, ...) replaces whatever was typed.

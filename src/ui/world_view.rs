@@ -20,9 +20,9 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
         })
     });
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
-    let timeout = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().caller_timeout_ms));
-    let processing = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().processing_ms));
-    let naive = Memo::new(move |_| ctl.lab.with(|lab| lab.state().settings().naive));
+    let timeout = ctl.setting(|s| s.caller_timeout_ms);
+    let processing = ctl.setting(|s| s.processing_ms);
+    let naive = ctl.setting(|s| s.naive);
     let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
     let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
 

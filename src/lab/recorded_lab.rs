@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
-use super::engine::{LabError, LabState, MAX_WAIT_MS};
-use super::limits::{MAX_ACTIONS, MAX_SENDS};
+use super::limits::{MAX_ACTIONS, MAX_SENDS, MAX_WAIT_MS};
+use super::state::{LabError, LabState};
 
 /// A recorded session: the list of actions, in the form exported and shared.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
