@@ -607,7 +607,16 @@ static EN: Texts = Texts {
             isolate(signed_in),
             isolate(named)
         ),
-        other => other.to_string(),
+        GrantError::EmptyKey => "The key is empty; give the operation a key.".to_string(),
+        GrantError::EmptyAccount => "The account is empty; say which account to credit.".to_string(),
+        GrantError::NonPositivePoints => "Points must be 1 or more.".to_string(),
+        GrantError::Overflow => format!(
+            "The new balance would exceed {}; nothing was changed.",
+            i32::MAX
+        ),
+        GrantError::Timeout => "No acknowledgement arrived; the grant may or may not have been applied, so retry with the same key.".to_string(),
+        GrantError::WorkerStopped => "The worker has stopped and takes no new work.".to_string(),
+        GrantError::InProgress => "Another attempt with this key is still being handled; retry in a moment.".to_string(),
     },
     grant_error_short: |e| match e {
         GrantError::EmptyKey => "empty key".to_string(),
@@ -655,7 +664,17 @@ static EN: Texts = Texts {
             "Routing: there is no process {n}; processes are numbered 1 to {}. Nothing changed.",
             crate::sim::MAX_PROCESSES
         ),
-        other => other.to_string(),
+        LabError::BurstSize(n) => format!(
+            "A burst must hold 1 to {} grants, not {n}.",
+            crate::lab::MAX_BURST
+        ),
+        LabError::WaitLength(ms) => format!("A wait must last 1 to {MAX_WAIT_MS} ms, not {ms}."),
+        LabError::DuplicatePercent(p) => {
+            format!("The share of duplicates must be 0 to 100 %, not {p} %.")
+        }
+        LabError::SessionFull => format!(
+            "This session is as large as a saved session may be ({MAX_ACTIONS} actions, {MAX_SENDS} grants); export it if you want to keep it, then reset to go on."
+        ),
     },
     fix_fields: "Nothing was sent: fix the highlighted fields first.",
     dismiss: "Dismiss",
@@ -705,7 +724,25 @@ static EN: Texts = Texts {
             e.index + 1,
             (EN.lab_error)(&e.error)
         ),
-        other => other.to_string(),
+        SessionError::TooLarge { bytes } => format!(
+            "the session is {bytes} bytes; at most {MAX_SESSION_BYTES} are accepted"
+        ),
+        SessionError::BadLink => "the link is damaged or cut short".to_string(),
+        SessionError::WrongFormat => "this JSON is not a lab session".to_string(),
+        SessionError::UnsupportedVersion(v) => format!(
+            "session version {v} is not supported (this lab reads {})",
+            crate::lab::SESSION_VERSION
+        ),
+        SessionError::TooManyActions(n) => {
+            format!("the session has {n} actions; at most {MAX_ACTIONS} are accepted")
+        }
+        SessionError::TooManySends(n) => {
+            format!("the session sends {n} grants; at most {MAX_SENDS} are accepted")
+        }
+        SessionError::TextTooLong { index } => format!(
+            "action {} has an account or key over {MAX_FIELD_CHARS} characters",
+            index + 1
+        ),
     },
     open_full: "Open the full lab",
     stress: |_| "Stress: 10,000 grants, 30% duplicates".to_string(),

@@ -1,0 +1,117 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Every refusal the page can show is said by the page's own texts, in each
+//! language (the texts match every case, with no fallback to a Rust `Display`,
+//! which is English whatever the page's language), and no two read the same.
+
+use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::{FieldError, LabError, ReplayError, SessionError, SettingError};
+use idempotency_lab::{GrantError, GrantPoints, GrantResult};
+
+fn lab_errors() -> Vec<LabError> {
+    vec![
+        LabError::NothingToRetry,
+        LabError::BurstSize(0),
+        LabError::WaitLength(0),
+        LabError::Setting(SettingError::CallerTimeout(0)),
+        LabError::Setting(SettingError::ProcessingTime(700_000)),
+        LabError::Setting(SettingError::Processes(3)),
+        LabError::Setting(SettingError::RoutingSlot(3)),
+        LabError::Setting(SettingError::Retention(0)),
+        LabError::Setting(SettingError::MaxAttempts(0)),
+        LabError::DuplicatePercent(101),
+        LabError::SessionFull,
+        LabError::NothingToUndo,
+        LabError::NothingToRedo,
+        LabError::StepNotPaused,
+        LabError::NothingToStep,
+        LabError::ClockMove(0),
+        LabError::Account(FieldError::Empty),
+    ]
+}
+
+fn grant_errors() -> Vec<GrantError> {
+    let stored = GrantResult {
+        key: "k".into(),
+        account_id: "a".into(),
+        points: 1,
+        balance: 1,
+    };
+    vec![
+        GrantError::EmptyKey,
+        GrantError::EmptyAccount,
+        GrantError::NonPositivePoints,
+        GrantError::Overflow,
+        GrantError::Timeout,
+        GrantError::WorkerStopped,
+        GrantError::InProgress,
+        GrantError::Forbidden {
+            signed_in: "a".into(),
+            named: "b".into(),
+        },
+        GrantError::PayloadMismatch {
+            stored,
+            rejected: GrantPoints::new("k", "a", 2),
+        },
+    ]
+}
+
+fn session_errors() -> Vec<SessionError> {
+    vec![
+        SessionError::TooLarge { bytes: 9 },
+        SessionError::BadLink,
+        SessionError::NotJson("x".into()),
+        SessionError::WrongFormat,
+        SessionError::UnsupportedVersion(9),
+        SessionError::TooManyActions(9),
+        SessionError::NoRoomForTime,
+        SessionError::TooManySends(9),
+        SessionError::TextTooLong { index: 0 },
+        SessionError::Replay(ReplayError {
+            index: 0,
+            error: LabError::NothingToRetry,
+        }),
+    ]
+}
+
+/// Each text is not empty and unlike every other text of the list; in a
+/// language other than English, it is not the English `Display` either.
+fn check(texts: Vec<(String, String)>, english: bool, what: &str) {
+    for (i, (said, display)) in texts.iter().enumerate() {
+        assert!(!said.trim().is_empty(), "{what} {i}");
+        assert!(english || said != display, "{what} {i}: in English");
+        for (other, _) in &texts[i + 1..] {
+            assert_ne!(said, other, "{what} {i}: said twice");
+        }
+    }
+}
+
+#[test]
+fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
+    for lang in Lang::ALL {
+        let t = lang.texts();
+        check(
+            lab_errors()
+                .iter()
+                .map(|e| ((t.lab_error)(e), e.to_string()))
+                .collect(),
+            lang == Lang::En,
+            &format!("{lang:?} lab"),
+        );
+        check(
+            grant_errors()
+                .iter()
+                .map(|e| ((t.grant_error)(e), e.to_string()))
+                .collect(),
+            lang == Lang::En,
+            &format!("{lang:?} grant"),
+        );
+        check(
+            session_errors()
+                .iter()
+                .map(|e| ((t.session_error)(e), e.to_string()))
+                .collect(),
+            lang == Lang::En,
+            &format!("{lang:?} session"),
+        );
+    }
+}
