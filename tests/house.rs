@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Each module (`lab::engine`, `core`, ...) and its source, read from `src/`.
+/// Each module (`lab::state`, `core`, ...) and its source, read from `src/`.
 fn modules() -> BTreeMap<String, String> {
     fn walk(dir: &Path, out: &mut BTreeMap<String, String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
