@@ -4,8 +4,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::lab::{Action, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::ui::App;
 use idempotency_lab::{CrashPoint, GrantPoints};

@@ -4,10 +4,9 @@
 //! timeline, and the rows its text equivalent lists.
 
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::Setting;
 use idempotency_lab::lab::{
     attempt_label_indices, balance_chart, percent, value_axis, Action, BalanceChart, Lab, Outcome,
-    CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
+    Setting, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
     MAX_ATTEMPT_LABELS,
 };
 use idempotency_lab::GrantPoints;

@@ -4,8 +4,7 @@
 mod common;
 
 use common::{idle, lab_of, retry, send};
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab, MarkerKind};
+use idempotency_lab::lab::{Action, Invariant, Lab, MarkerKind, Setting};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::{CrashPoint, StoreStep, Table};
 

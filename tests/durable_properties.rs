@@ -17,8 +17,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab};
+use idempotency_lab::lab::{Action, Invariant, Lab, Setting};
 use idempotency_lab::sim::{
     AttemptId, Event, Happening, Millis, ProcessNumber, Routing, StoreKind, HOUR_MS,
 };

@@ -3,8 +3,7 @@
 mod common;
 
 use common::lab_of;
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, AttemptRow, Lab, Outcome, RegrantCause};
+use idempotency_lab::lab::{Action, AttemptRow, Lab, Outcome, RegrantCause, Setting};
 use idempotency_lab::sim::{Routing, StoreKind, HOUR_MS};
 use idempotency_lab::GrantPoints;
 

@@ -4,8 +4,7 @@
 mod common;
 
 use common::lab_of;
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, DurableWrites, Lab};
+use idempotency_lab::lab::{Action, DurableWrites, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::GrantPoints;
 

@@ -7,8 +7,7 @@ mod common;
 
 use common::{idle, lab_of, retry};
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab, MarkerKind};
+use idempotency_lab::lab::{Action, Lab, MarkerKind, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints};
 

@@ -12,8 +12,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::lab::{Action, Lab, Setting};
 use idempotency_lab::sim::{AttemptId, Happening, StoreKind};
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, StoreStep, Table};
 use proptest::collection::vec;

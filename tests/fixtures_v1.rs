@@ -16,9 +16,9 @@
 use std::collections::BTreeMap;
 
 use idempotency_lab::lab::{
-    from_json, from_link_token, to_json, to_link_token, Action, Lab, Outcome, SessionError, Truth,
+    from_json, from_link_token, to_json, to_link_token, Action, Lab, Outcome, SessionError,
+    Setting, Truth, SESSION_VERSION,
 };
-use idempotency_lab::lab::{Setting, SESSION_VERSION};
 use idempotency_lab::GrantPoints;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sessions-v1");

@@ -5,8 +5,7 @@
 mod common;
 
 use common::{idle, lab_of, retry, row, send};
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab, MetInProgress, Outcome};
+use idempotency_lab::lab::{Action, Invariant, Lab, MetInProgress, Outcome, Setting};
 use idempotency_lab::sim::{Routing, StoreKind};
 use idempotency_lab::{CrashPoint, GrantError, GrantPoints, InFlightPolicy};
 

@@ -16,8 +16,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab};
+use idempotency_lab::lab::{Action, Invariant, Lab, Setting};
 use idempotency_lab::sim::{AttemptId, Happening, Millis, Routing, StoreKind};
 use idempotency_lab::{GrantError, GrantPoints, InFlightPolicy, StoreStep, Table};
 use proptest::collection::vec;

@@ -2,12 +2,9 @@
 //! The lab engine: the article's walk, the queue, and replay of a history, run in
 //! the simulated world (default caller timeout 3,000 ms, processing 100 ms).
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::SettingError;
-use idempotency_lab::lab::MAX_CLOCK_MOVE_MS;
 use idempotency_lab::lab::{
-    parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome, Truth,
-    MAX_SETTING_MS, MAX_WAIT_MS,
+    parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome,
+    Setting, SettingError, Truth, MAX_CLOCK_MOVE_MS, MAX_SETTING_MS, MAX_WAIT_MS,
 };
 use idempotency_lab::sim::{DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS};
 use idempotency_lab::{GrantError, GrantPoints, PointWorker, StoreOutcome};

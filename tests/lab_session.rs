@@ -1,12 +1,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Sessions as files and links, and the stress run: bad input is refused whole.
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::SettingError;
 use idempotency_lab::lab::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, Expected,
-    FieldProblem, History, Lab, LabError, Outcome, SessionError, MAX_ACTIONS, MAX_FIELD_CHARS,
-    MAX_SESSION_BYTES, SESSION_VERSION, STRESS_CONCURRENCY,
+    FieldProblem, History, Lab, LabError, Outcome, SessionError, Setting, SettingError,
+    MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES, SESSION_VERSION, STRESS_CONCURRENCY,
 };
 use idempotency_lab::sim::Happening;
 use idempotency_lab::GrantPoints;

@@ -5,8 +5,7 @@
 mod common;
 
 use common::{idle, lab_of, row, send};
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab, Origin, Outcome};
+use idempotency_lab::lab::{Action, Invariant, Lab, Origin, Outcome, Setting};
 use idempotency_lab::sim::{Acknowledge, StoreKind};
 use idempotency_lab::CrashPoint;
 

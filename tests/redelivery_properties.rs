@@ -15,8 +15,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Invariant, Lab};
+use idempotency_lab::lab::{Action, Invariant, Lab, Setting};
 use idempotency_lab::sim::{Acknowledge, AttemptId, Happening, Routing, StoreKind};
 use idempotency_lab::{CrashPoint, GrantPoints, StoreStep};
 use proptest::collection::vec;

@@ -5,8 +5,7 @@
 mod common;
 
 use common::{idle, lab_of, row, send};
-use idempotency_lab::lab::{Action, LabError, MarkerKind, Origin, Outcome};
-use idempotency_lab::lab::{Setting, SettingError};
+use idempotency_lab::lab::{Action, LabError, MarkerKind, Origin, Outcome, Setting, SettingError};
 use idempotency_lab::{GrantPoints, InFlightPolicy, RetryPolicy};
 
 fn retries(max_attempts: u32) -> Action {

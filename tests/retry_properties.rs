@@ -16,8 +16,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab};
+use idempotency_lab::lab::{Action, Lab, Setting};
 use idempotency_lab::sim::{AttemptId, Happening, StoreKind};
 use idempotency_lab::{GrantError, GrantPoints, InFlightPolicy, RetryPolicy};
 use proptest::collection::vec;

@@ -13,8 +13,7 @@ use common::{event_log, lab_of};
 
 use std::collections::VecDeque;
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{from_json, to_json, Action, Lab, LabError, Outcome, Truth};
+use idempotency_lab::lab::{from_json, to_json, Action, Lab, LabError, Outcome, Setting, Truth};
 use idempotency_lab::sim::{AttemptId, Happening, Millis};
 use idempotency_lab::{GrantError, GrantPoints, StoreOutcome};
 use proptest::collection::vec;

@@ -3,8 +3,7 @@
 //! step reached by going back identical to the same step reached going forward.
 
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{to_json, Action, FieldError, Lab};
+use idempotency_lab::lab::{to_json, Action, FieldError, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
     advance, answer, has_time, judge, met, ops, render, run_step, Answer, Content, ContentError,

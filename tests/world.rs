@@ -7,8 +7,7 @@
 mod common;
 use common::{event_log, lab_of};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab, LabError, Origin, Outcome, Truth};
+use idempotency_lab::lab::{Action, Lab, LabError, Origin, Outcome, Setting, Truth};
 use idempotency_lab::sim::{Event, Happening, World};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, StoreOutcome};
 

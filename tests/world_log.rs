@@ -3,8 +3,7 @@
 //! replays the same history in Wasm and compares it with the same file, so both
 //! platforms are held to one log. `UPDATE_FIXTURES=1` rewrites the files.
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{from_json, to_json, Action, Lab};
+use idempotency_lab::lab::{from_json, to_json, Action, Lab, Setting};
 use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
 

@@ -10,8 +10,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idempotency_lab::lab::Setting;
-use idempotency_lab::lab::{Action, Lab, Truth};
+use idempotency_lab::lab::{Action, Lab, Setting, Truth};
 use idempotency_lab::sim::{AttemptId, Event, Happening, Millis, ProcessNumber};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult, StoreOutcome};
 use proptest::collection::vec;
