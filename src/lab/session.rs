@@ -311,7 +311,8 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
         }
         1 => {
             let file: SessionFile<ActionV1> = parse(text)?;
-            let converted: Vec<Option<Action>> = file.actions.iter().map(ActionV1::to_v2).collect();
+            let converted: Vec<Option<Action>> =
+                file.actions.iter().map(ActionV1::to_today).collect();
             // The conversion adds one action of its own (the processing time).
             check_bounds(converted.len() + 1, converted.iter().map(Option::as_ref))?;
             replay_v1(file.actions)
@@ -362,7 +363,7 @@ enum ActionV1 {
 
 impl ActionV1 {
     /// The same action today; `None` for consumer moves, which have no action now.
-    fn to_v2(&self) -> Option<Action> {
+    fn to_today(&self) -> Option<Action> {
         Some(match self.clone() {
             ActionV1::Send {
                 grant,
@@ -418,7 +419,7 @@ fn replay_v1(actions: Vec<ActionV1>) -> Result<Lab, SessionError> {
     lab.dispatch(Action::Set(Setting::ProcessingMs(0)))
         .expect("0 ms is a valid processing time");
     for (index, action) in actions.iter().enumerate() {
-        match action.to_v2() {
+        match action.to_today() {
             None => {
                 lab.skip_to_idle()
                     .map_err(|error| SessionError::Replay(ReplayError { index, error }))?;
