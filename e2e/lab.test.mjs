@@ -259,6 +259,8 @@ test('Persian: right to left, chosen by ?lang=fa or by the browser', async () =>
     await page.screenshot({ path: join(ARTIFACTS, 'lab-fa.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'English' }).click();
+    // Only the language in use comes with the page: English is fetched now.
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.equal(await page.locator('html').getAttribute('dir'), 'ltr');
     assert.match(page.url(), /lang=en/);
     assert.ok(await page.getByRole('button', { name: 'Retry (same key)' }).isVisible());

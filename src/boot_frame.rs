@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 
 /// Marks the generated part of `index.html`.
 pub const START: &str =
-    "<!-- boot frame: written by tests/boot_frame.rs from src/i18n.rs; do not edit -->";
+    "<!-- boot frame: written by tests/boot_frame.rs from texts/<tag>.json; do not edit -->";
 pub const END: &str = "<!-- end of boot frame -->";
 
 /// Both languages' frames; the page's boot script picks one by `<html lang>`.
@@ -34,19 +34,19 @@ fn frame(lang: Lang) -> String {
                 r#"<button lang="{}" aria-pressed="{}" disabled>{}</button>"#,
                 other.tag(),
                 other == lang,
-                escape(other.texts().language_name)
+                escape(other.name())
             )
         })
         .collect();
     let steps: String = t
-        .how_to
+        .how_to()
         .iter()
         .enumerate()
         .map(|(i, step)| {
             format!(
                 r#"<li>{} <button class="do-step" disabled>{}</button></li>"#,
                 escape(step),
-                escape(&(t.how_to_do)(lang, i + 1))
+                escape(&t.how_to_do(i + 1))
             )
         })
         .collect();
@@ -59,7 +59,8 @@ fn frame(lang: Lang) -> String {
             r#"<div class="lang-switch" role="group" aria-label="{language}">{switch}</div>"#,
             r#"<button class="reset" disabled>{reset}</button></div></header>"#,
             "\n      ",
-            r#"<main class="lab"><ol class="how-to">{steps}</ol></main>"#,
+            r#"<main class="lab"><ol class="how-to">{steps}</ol>"#,
+            r#"<p class="boot-failed" role="alert" hidden>{failed}</p></main>"#,
             "\n    </div>\n"
         ),
         tag = lang.tag(),
@@ -71,6 +72,7 @@ fn frame(lang: Lang) -> String {
         switch = switch,
         reset = escape(t.reset),
         steps = steps,
+        failed = escape(t.boot_failed),
     )
 }
 

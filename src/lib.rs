@@ -9,7 +9,6 @@ pub mod core;
 pub mod i18n;
 pub mod lab;
 pub mod sim;
-pub mod walk_texts;
 pub mod walkthrough;
 
 #[cfg(target_arch = "wasm32")]

@@ -31,8 +31,21 @@ async fn mount(lang: Lang) -> Mounted {
     mount_with(lang, None).await
 }
 
+/// The texts of every language, as the page would fetch them: the page in
+/// the browser installs its first language before it mounts.
+fn install_texts() {
+    let files = [
+        (Lang::En, include_str!("../texts/en.json")),
+        (Lang::Fa, include_str!("../texts/fa.json")),
+    ];
+    for (lang, json) in files {
+        idempotency_lab::i18n::install(lang, json).unwrap();
+    }
+}
+
 /// Mounts the page on `lab` (a new lab when `None`) in its own container.
 async fn mount_with(lang: Lang, lab: Option<Lab>) -> Mounted {
+    install_texts();
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone(), move || match lab {
@@ -519,9 +532,10 @@ async fn a_balance_first_crash_and_a_retry_break_two_promises_and_the_panel_says
 
 /// The walkthrough's files, as the page would fetch them.
 fn walkthrough(lang: Lang) -> idempotency_lab::walkthrough::Content {
-    let text = match lang {
-        Lang::En => include_str!("../walkthrough/en.json"),
-        Lang::Fa => include_str!("../walkthrough/fa.json"),
+    let text = if lang == Lang::Fa {
+        include_str!("../walkthrough/fa.json")
+    } else {
+        include_str!("../walkthrough/en.json")
     };
     idempotency_lab::walkthrough::Content::parse(
         include_str!("../walkthrough/scenarios.json"),
@@ -532,6 +546,7 @@ fn walkthrough(lang: Lang) -> idempotency_lab::walkthrough::Content {
 }
 
 async fn mount_walkthrough(lang: Lang) -> Mounted {
+    install_texts();
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
     let content = walkthrough(lang);

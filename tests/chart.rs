@@ -623,16 +623,16 @@ fn the_pointer_finds_the_attempt_under_it() {
 fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
     let en = Lang::En.texts();
     assert_eq!(
-        (en.chart_summary)(Lang::En, 1, 4, 4, 0, 125),
+        en.chart_summary(1, 4, 4, 0, 125),
         "Attempts 1 to 4 (4 drawn): the current balance went from 0 to 125."
     );
-    assert!((en.chart_counts)(Lang::En, 1, 0, 2).starts_with("1 receipt reached"));
+    assert!(en.chart_counts(1, 0, 2).starts_with("1 receipt reached"));
     assert_eq!(
-        (en.chart_floor)(Lang::En, 690_000),
+        en.chart_floor(690_000),
         "The scale starts at 690000, not at 0."
     );
     let fa = Lang::Fa.texts();
-    let summary = (fa.chart_summary)(Lang::Fa, 881, 1000, 120, 691_200, 700_000);
+    let summary = fa.chart_summary(881, 1000, 120, 691_200, 700_000);
     // Attempt numbers and balances as in the timeline, set apart from the prose.
     for data in ["881", "1000", "691200", "700000"] {
         assert!(
@@ -645,14 +645,14 @@ fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
         "the count in Persian digits: {summary}"
     );
     assert!(!summary.contains("120 "), "{summary}");
-    let counts = (fa.chart_counts)(Lang::Fa, 84, 36, 0);
+    let counts = fa.chart_counts(84, 36, 0);
     assert!(
         counts.contains("۸۴") && counts.contains("۳۶") && counts.contains('۰'),
         "{counts}"
     );
     assert!(!counts.chars().any(|c| c.is_ascii_digit()), "{counts}");
-    assert!((fa.chart_floor)(Lang::Fa, 690_000).contains("\u{2068}690000\u{2069}"));
-    let caption = (fa.chart_table_caption)(Lang::Fa, 20, 120);
+    assert!(fa.chart_floor(690_000).contains("\u{2068}690000\u{2069}"));
+    let caption = fa.chart_table_caption(20, 120);
     assert!(
         caption.contains("۲۰") && caption.contains("۱۲۰"),
         "{caption}"

@@ -65,8 +65,8 @@ fn through_the_outbox_the_customer_gets_one_email() {
         .filter_map(|m| match m.kind {
             MarkerKind::Email { delivered, .. } => Some((
                 delivered,
-                (Lang::En.texts().marker_text)(Lang::En, m),
-                (Lang::Fa.texts().marker_text)(Lang::Fa, m),
+                Lang::En.texts().marker_text(m),
+                Lang::Fa.texts().marker_text(m),
             )),
             _ => None,
         })

@@ -92,7 +92,7 @@ fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
         check(
             lab_errors()
                 .iter()
-                .map(|e| ((t.lab_error)(e), e.to_string()))
+                .map(|e| (t.lab_error(e), e.to_string()))
                 .collect(),
             lang == Lang::En,
             &format!("{lang:?} lab"),
@@ -100,7 +100,7 @@ fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
         check(
             grant_errors()
                 .iter()
-                .map(|e| ((t.grant_error)(e), e.to_string()))
+                .map(|e| (t.grant_error(e), e.to_string()))
                 .collect(),
             lang == Lang::En,
             &format!("{lang:?} grant"),
@@ -108,7 +108,7 @@ fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
         check(
             session_errors()
                 .iter()
-                .map(|e| ((t.session_error)(e), e.to_string()))
+                .map(|e| (t.session_error(e), e.to_string()))
                 .collect(),
             lang == Lang::En,
             &format!("{lang:?} session"),

@@ -566,8 +566,8 @@ fn a_wrong_field_is_told_in_english_and_in_persian() {
     ];
     for (text, en_parts, fa_parts) in cases {
         let error = from_json(&text).unwrap_err();
-        let en = (Lang::En.texts().session_error)(&error);
-        let fa = (Lang::Fa.texts().session_error)(&error);
+        let en = Lang::En.texts().session_error(&error);
+        let fa = Lang::Fa.texts().session_error(&error);
         assert!(en.starts_with("the file is JSON, but "), "{en}");
         assert!(fa.starts_with("پرونده JSON است، اما "), "{fa}");
         for part in en_parts {

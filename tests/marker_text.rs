@@ -16,7 +16,7 @@ fn send(key: &str) -> Action {
 }
 
 fn say(lang: Lang, marker: &Marker) -> String {
-    (lang.texts().marker_text)(lang, marker)
+    lang.texts().marker_text(marker)
 }
 
 /// The crash row's English sentence after one send crashed at `point`.
@@ -212,17 +212,17 @@ fn every_marker_and_promise_has_persian_words_of_its_own() {
     for invariant in Invariant::ALL {
         for lang in Lang::ALL {
             let t = lang.texts();
-            assert!(!(t.invariant)(invariant).is_empty());
-            assert!(!(t.broke_promise)(invariant).is_empty());
-            assert!((t.announce_broken)(lang, invariant, 2, 3_100).contains("#2"));
+            assert!(!t.invariant(invariant).is_empty());
+            assert!(!t.broke_promise(invariant).is_empty());
+            assert!(t.announce_broken(invariant, 2, 3_100).contains("#2"));
         }
     }
     assert_eq!(
-        (Lang::En.texts().broken_by)(Lang::En, 2, 3_100),
+        Lang::En.texts().broken_by(2, 3_100),
         "Broken by attempt #2 at 3.1 s"
     );
     assert_eq!(
-        (Lang::Fa.texts().broken_by)(Lang::Fa, 2, 3_100),
+        Lang::Fa.texts().broken_by(2, 3_100),
         "شکسته با تلاش \u{2066}#2\u{2069} در ۳٫۱ ثانیه"
     );
 }

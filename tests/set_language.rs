@@ -105,7 +105,7 @@ fn the_timeline_says_the_repeat_changed_nothing_in_both_languages() {
     let [first, second] = lab.state().markers() else {
         panic!("two markers");
     };
-    let say = |lang: Lang, m| (lang.texts().marker_text)(lang, m);
+    let say = |lang: Lang, m| lang.texts().marker_text(m);
     assert!(say(Lang::En, first).contains("set to English."));
     assert!(!say(Lang::En, first).contains("nothing changed"));
     assert!(say(Lang::En, second).contains("nothing changed"));

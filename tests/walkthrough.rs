@@ -13,11 +13,15 @@ use idempotency_lab::GrantPoints;
 
 const SCRIPTS: &str = include_str!("../walkthrough/scenarios.json");
 
+/// The narration file of `lang`, as the page fetches it (every language of the list).
 fn language_file(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => include_str!("../walkthrough/en.json"),
-        Lang::Fa => include_str!("../walkthrough/fa.json"),
-    }
+    let path = format!(
+        "{}/walkthrough/{}.json",
+        env!("CARGO_MANIFEST_DIR"),
+        lang.tag()
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Box::leak(text.into_boxed_str())
 }
 
 fn content(lang: Lang) -> Content {

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::form::MAX_FIELD_CHARS;
 use super::limits::{MAX_ACTIONS, MAX_SENDS};
+use super::read_action::{Format1, Format2, Today};
 use super::recorded_lab::{History, Lab, ReplayError};
-use super::session_v2::ActionV2;
 use crate::sim::Setting;
 
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
@@ -296,116 +296,25 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
     }
     match header.version {
         VERSION => {
-            let file: SessionFile<Action> = parse(text)?;
-            check_bounds(file.actions.len(), file.actions.iter().map(Some))?;
-            Lab::replay(&History {
-                actions: file.actions,
-            })
-            .map_err(SessionError::Replay)
+            let file: SessionFile<Today> = parse(text)?;
+            let actions: Vec<Action> = file.actions.into_iter().map(|a| a.0).collect();
+            check_bounds(actions.len(), actions.iter().map(Some))?;
+            Lab::replay(&History { actions }).map_err(SessionError::Replay)
         }
         2 => {
-            let file: SessionFile<ActionV2> = parse(text)?;
-            let actions: Vec<Action> = file.actions.into_iter().map(Action::from).collect();
+            let file: SessionFile<Format2> = parse(text)?;
+            let actions: Vec<Action> = file.actions.into_iter().map(|a| a.0).collect();
             check_bounds(actions.len(), actions.iter().map(Some))?;
             Lab::replay(&History { actions }).map_err(SessionError::Replay)
         }
         1 => {
-            let file: SessionFile<ActionV1> = parse(text)?;
-            let converted: Vec<Option<Action>> =
-                file.actions.iter().map(ActionV1::to_today).collect();
+            let file: SessionFile<Format1> = parse(text)?;
+            let converted: Vec<Option<Action>> = file.actions.into_iter().map(|a| a.0).collect();
             // The conversion adds one action of its own (the processing time).
             check_bounds(converted.len() + 1, converted.iter().map(Option::as_ref))?;
-            replay_v1(file.actions)
+            replay_v1(converted)
         }
         other => Err(SessionError::UnsupportedVersion(other)),
-    }
-}
-
-/// An action as the lab before the clock wrote it. Only `advance` differs: the
-/// consumer's moves, counted.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum ActionV1 {
-    Send {
-        grant: crate::core::GrantPoints,
-        #[serde(default)]
-        lose_acknowledgement: bool,
-    },
-    RetrySame {
-        #[serde(default)]
-        lose_acknowledgement: bool,
-    },
-    RetryFresh {
-        #[serde(default)]
-        lose_acknowledgement: bool,
-    },
-    Burst {
-        account_id: String,
-        points: i32,
-        count: u32,
-    },
-    Stress {
-        account_id: String,
-        points: i32,
-        count: u32,
-        duplicate_percent: u8,
-    },
-    SetPaused {
-        paused: bool,
-    },
-    Advance {
-        steps: u32,
-    },
-    CheckBalance {
-        account_id: String,
-    },
-}
-
-impl ActionV1 {
-    /// The same action today; `None` for consumer moves, which have no action now.
-    fn to_today(&self) -> Option<Action> {
-        Some(match self.clone() {
-            ActionV1::Send {
-                grant,
-                lose_acknowledgement,
-            } => Action::Send {
-                grant,
-                lose_acknowledgement,
-            },
-            ActionV1::RetrySame {
-                lose_acknowledgement,
-            } => Action::RetrySame {
-                lose_acknowledgement,
-            },
-            ActionV1::RetryFresh {
-                lose_acknowledgement,
-            } => Action::RetryFresh {
-                lose_acknowledgement,
-            },
-            ActionV1::Burst {
-                account_id,
-                points,
-                count,
-            } => Action::Burst {
-                account_id,
-                points,
-                count,
-            },
-            ActionV1::Stress {
-                account_id,
-                points,
-                count,
-                duplicate_percent,
-            } => Action::Stress {
-                account_id,
-                points,
-                count,
-                duplicate_percent,
-            },
-            ActionV1::SetPaused { paused } => Action::Set(Setting::Paused(paused)),
-            ActionV1::CheckBalance { account_id } => Action::CheckBalance { account_id },
-            ActionV1::Advance { .. } => return None,
-        })
     }
 }
 
@@ -414,12 +323,12 @@ impl ActionV1 {
 /// processing time is set to 0, and each run of moves becomes "let the world run
 /// until it is idle". A session saved mid-way through a slow delivery therefore
 /// opens with that delivery done.
-fn replay_v1(actions: Vec<ActionV1>) -> Result<Lab, SessionError> {
+fn replay_v1(actions: Vec<Option<Action>>) -> Result<Lab, SessionError> {
     let mut lab = Lab::new();
     lab.dispatch(Action::Set(Setting::ProcessingMs(0)))
         .expect("0 ms is a valid processing time");
-    for (index, action) in actions.iter().enumerate() {
-        match action.to_today() {
+    for (index, action) in actions.into_iter().enumerate() {
+        match action {
             None => {
                 lab.skip_to_idle()
                     .map_err(|error| SessionError::Replay(ReplayError { index, error }))?;

@@ -25,7 +25,6 @@ const CALLERS: [&str; 2] = ["account-7", "account-8"];
 #[component]
 pub fn CallersView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
     let policy = ctl.setting(|s| s.in_flight);
     // Reads the lab: it turns itself off once the copy was delivered.
     let redeliver = Memo::new(move |_| ctl.lab.with(|lab| lab.state().faults().redeliver_next));
@@ -49,8 +48,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 current=policy
                 code=InFlightPolicy::code
                 from_code=InFlightPolicy::from_code
-                option=|t, p| (t.in_flight_policy)(p)
-                hint=|t, p| (t.in_flight_hint)(p)
+                option=|t, p| t.in_flight_policy(p)
+                hint=|t, p| t.in_flight_hint(p)
                 action=|policy| Action::Set(Setting::InFlight(policy))
             />
             // Shown while records are kept, or while one is still held.
@@ -73,7 +72,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                                             " "
                                             <bdi dir="ltr" class="meta">{visible(&record.account_id).into_owned()}</bdi>
                                             ": "
-                                            {(texts().in_progress_record)(lang(), holder.attempt, holder.since, process)}
+                                            {texts().in_progress_record(holder.attempt, holder.since, process)}
                                         </li>
                                     }
                                 })
@@ -99,8 +98,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 current=ack
                 code=Acknowledge::code
                 from_code=Acknowledge::from_code
-                option=|t, a| (t.acknowledge)(a)
-                hint=|t, a| (t.acknowledge_hint)(a)
+                option=|t, a| t.acknowledge(a)
+                hint=|t, a| t.acknowledge_hint(a)
                 action=|when| Action::Set(Setting::Acknowledge(when))
             />
             <div class="choice">
@@ -160,8 +159,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                 current=email_via
                 code=EmailVia::code
                 from_code=EmailVia::from_code
-                option=|t, v| (t.email_via)(v)
-                hint=|t, v| (t.email_via_hint)(v)
+                option=|t, v| t.email_via(v)
+                hint=|t, v| t.email_via_hint(v)
                 action=|via| Action::Set(Setting::EmailVia(via))
             />
             <h3 id="inbox-title">{move || texts().inbox_title}</h3>
@@ -173,14 +172,12 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                     }
                     let older = total - emails.len();
                     let more = (older > 0).then(|| {
-                        view! { <li class="empty">{(texts().receipts_more)(lang(), older)}</li> }
+                        view! { <li class="empty">{texts().receipts_more(older)}</li> }
                     });
                     more.into_iter()
                         .map(IntoAny::into_any)
                         .chain(emails.into_iter().map(|e| {
-                            let line = (texts().email_line)(
-                                lang(),
-                                &visible(&e.account_id),
+                            let line = texts().email_line(&visible(&e.account_id),
                                 &visible(&e.key),
                                 e.points,
                             );
@@ -193,7 +190,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
             {move || {
                 let dropped = inbox.with(|i| i.2);
                 (dropped > 0)
-                    .then(|| view! { <p class="hint" data-testid="inbox-dropped">{(texts().inbox_dropped)(lang(), dropped)}</p> })
+                    .then(|| view! { <p class="hint" data-testid="inbox-dropped">{texts().inbox_dropped(dropped)}</p> })
             }}
             </Show>
         </section>

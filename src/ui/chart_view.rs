@@ -62,12 +62,12 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
             let s = c.summary()?;
             let mut words = format!(
                 "{} {}",
-                (t.chart_summary)(lang, s.first_attempt, s.last_attempt, s.drawn, s.from, s.to),
-                (t.chart_counts)(lang, s.receipts, s.older_receipts, s.unseen)
+                t.chart_summary(s.first_attempt, s.last_attempt, s.drawn, s.from, s.to),
+                t.chart_counts(s.receipts, s.older_receipts, s.unseen)
             );
             if !c.axis.starts_at_zero() {
                 words.push(' ');
-                words.push_str(&(t.chart_floor)(lang, c.axis.min));
+                words.push_str(&t.chart_floor(c.axis.min));
             }
             Some(words)
         })
@@ -109,7 +109,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
         let t = lang.texts();
         chart.with(|c| {
             let rows = c.table_rows();
-            let caption = (t.chart_table_caption)(lang, rows.len(), c.rows.len());
+            let caption = t.chart_table_caption(rows.len(), c.rows.len());
             let body = rows
                 .iter()
                 .map(|row| {
@@ -147,7 +147,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                 {move || {
                     let drawn = chart.get().attempts;
                     (drawn >= CHART_MAX_ATTEMPTS).then(|| {
-                        view! { <small>" (" {(texts().chart_recent)(ctl.lang.get(), drawn)} ")"</small> }
+                        view! { <small>" (" {texts().chart_recent(drawn)} ")"</small> }
                     })
                 }}
             </h2>
@@ -224,7 +224,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
 /// its mark stands for (data: ASCII digits, set apart from the prose), and
 /// whether the receipt is older than the current balance.
 fn mark_words(t: &Texts, row: &ChartRow) -> String {
-    let outcome = (t.outcome)(row.outcome);
+    let outcome = t.outcome(row.outcome);
     match (row.receipt, row.unseen) {
         (Some(receipt), _) if row.receipt_is_older() => format!(
             "{outcome}: {} {} ({})",

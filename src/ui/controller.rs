@@ -108,6 +108,8 @@ pub enum Notice {
     ClockStopped,
     /// About the walkthrough: a link it cannot open, its files, progress.
     Walk(WalkNotice),
+    /// The texts of the language asked for did not load: the page stays as it is.
+    Language(Lang, String),
 }
 
 /// What the walkthrough has to tell.

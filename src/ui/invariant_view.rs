@@ -67,7 +67,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
         let lang = lang();
         announced.with(|a| {
             a.iter()
-                .map(|(i, b)| (lang.texts().announce_broken)(lang, *i, b.attempt, b.at))
+                .map(|(i, b)| lang.texts().announce_broken(*i, b.attempt, b.at))
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -80,17 +80,17 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
             let broken = move || breaks.get()[n];
             let detail = move || {
                 broken().map(|b| {
-                    let (t, lang) = (texts(), lang());
+                    let t = texts();
                     // Every attempt has its row from the moment it is sent.
                     let way = view! {
                         <button class="show-attempt" on:click=move |_| reveal.set(Some(b.attempt))>
-                            {(t.show_attempt)(lang, b.attempt)}
+                            {t.show_attempt(b.attempt)}
                         </button>
                     };
                     view! {
                         <p class="broken-by">
                             <span data-testid="broken-by" data-attempt=b.attempt>
-                                {(t.broken_by)(lang, b.attempt, b.at)}
+                                {t.broken_by(b.attempt, b.at)}
                             </span>
                             " "
                             {way}
@@ -105,7 +105,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                     data-testid=format!("invariant-{}", invariant.code())
                     data-holds=move || broken().is_none().to_string()
                 >
-                    <span class="promise-text">{move || (texts().invariant)(invariant)}</span>
+                    <span class="promise-text">{move || texts().invariant(invariant)}</span>
                     <span class="visually-hidden">": "</span>
                     <span class="state">
                         <span class="state-icon" aria-hidden="true">
@@ -136,7 +136,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                     .then(|| {
                         view! {
                             <p class="expired" data-testid="receipts-expired" data-expired=count>
-                                {(texts().receipts_expired)(lang(), count, hours)}
+                                {texts().receipts_expired(count, hours)}
                             </p>
                         }
                     })

@@ -64,6 +64,15 @@ pub fn start() {
         next_task().await;
         // Chosen by index.html's boot script before the first paint.
         let lang = page_env::initial_lang();
+        // Only this language's words: the boot script started their fetch.
+        let installed = match page_env::language_texts(lang).await {
+            Ok(json) => crate::i18n::install(lang, &json).map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        if let Err(reason) = installed {
+            page_env::show_boot_failure(&reason);
+            return;
+        }
         let embed = page_env::is_embed();
         leptos::mount::mount_to_body(
             move || view! { <App lang=lang embed=embed restore=true lab=lab /> },
@@ -168,20 +177,20 @@ pub fn App(
         ctl.notice.get().map(|notice| {
             let t = texts();
             let text = match &notice {
-                Notice::Lab(error) => (t.lab_error)(error),
+                Notice::Lab(error) => t.lab_error(error),
                 Notice::FixFields => t.fix_fields.to_string(),
-                Notice::Link(error) => format!("{} {}", t.link_failed, (t.session_error)(error)),
+                Notice::Link(error) => format!("{} {}", t.link_failed, t.session_error(error)),
                 Notice::Import(error) => {
-                    format!("{} {}", t.import_failed, (t.session_error)(error))
+                    format!("{} {}", t.import_failed, t.session_error(error))
                 }
-                Notice::Imported(actions) => (t.imported)(ctl.lang.get(), *actions),
-                Notice::Saved(error) => format!("{} {}", t.saved_failed, (t.session_error)(error)),
+                Notice::Imported(actions) => t.imported(*actions),
+                Notice::Saved(error) => format!("{} {}", t.saved_failed, t.session_error(error)),
                 Notice::NotKept => t.not_kept.to_string(),
-                Notice::Setting(label, error) => format!("{label}: {}", (t.field_error)(*error)),
+                Notice::Setting(label, error) => format!("{label}: {}", t.field_error(*error)),
                 Notice::Replaced(Replacement::Reset) => t.reset_done.to_string(),
                 Notice::Replaced(Replacement::Link) => t.link_opened.to_string(),
                 Notice::Replaced(Replacement::Import(actions)) => {
-                    (t.imported)(ctl.lang.get(), *actions)
+                    t.imported(*actions)
                 }
                 Notice::Replaced(Replacement::Fork) => ctl.lang.get().walk().forked.to_string(),
                 Notice::Replaced(Replacement::Challenge) => {
@@ -190,8 +199,9 @@ pub fn App(
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
                 Notice::ClockStopped => t.clock_stopped.to_string(),
-                Notice::StressRunning(p) => (t.stress_refused)(ctl.lang.get(), p.answered, p.total),
+                Notice::StressRunning(p) => t.stress_refused(p.answered, p.total),
                 Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
+                Notice::Language(lang, reason) => t.language_failed(*lang, reason),
             };
             let error = notice.is_error();
             let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
@@ -260,7 +270,7 @@ pub fn App(
                 <ol class="how-to">
                     {move || {
                         let t = texts();
-                        t.how_to
+                        t.how_to()
                             .iter()
                             .enumerate()
                             .map(|(i, step)| {
@@ -269,7 +279,7 @@ pub fn App(
                                         {*step}
                                         " "
                                         <button class="do-step" data-testid=format!("do-step-{}", i + 1) on:click=move |_| do_story_step(ctl, i + 1)>
-                                            {(t.how_to_do)(ctl.lang.get_untracked(), i + 1)}
+                                            {t.how_to_do(i + 1)}
                                         </button>
                                     </li>
                                 }
@@ -449,12 +459,9 @@ fn LanguageSwitch(ctl: Controller) -> impl IntoView {
                         <button
                             lang=lang.tag()
                             aria-pressed=move || (ctl.lang.get() == lang).to_string()
-                            on:click=move |_| {
-                                ctl.lang.set(lang);
-                                page_env::remember_lang_in_url(lang);
-                            }
+                            on:click=move |_| switch_language(ctl, lang)
                         >
-                            {lang.texts().language_name}
+                            {lang.name()}
                         </button>
                     }
                 })
@@ -463,13 +470,35 @@ fn LanguageSwitch(ctl: Controller) -> impl IntoView {
     }
 }
 
+/// Shows the page in `lang`, reading its texts first if the page has not yet:
+/// only the first language comes with the page.
+fn switch_language(ctl: Controller, lang: Lang) {
+    let switch = move || {
+        ctl.lang.set(lang);
+        page_env::remember_lang_in_url(lang);
+    };
+    if crate::i18n::is_installed(lang) {
+        return switch();
+    }
+    leptos::task::spawn_local(async move {
+        let installed = match page_env::language_texts(lang).await {
+            Ok(json) => crate::i18n::install(lang, &json).map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        match installed {
+            Ok(()) => switch(),
+            Err(reason) => ctl.notice.set(Some(Notice::Language(lang, reason))),
+        }
+    });
+}
+
 fn walk_notice(lang: Lang, notice: &WalkNotice) -> String {
     let t = lang.walk();
     match notice {
-        WalkNotice::UnknownScenario { id, scenarios } => (t.unknown_scenario)(lang, id, *scenarios),
-        WalkNotice::UnknownStep { id, step, steps } => (t.unknown_step)(lang, id, step, *steps),
+        WalkNotice::UnknownScenario { id, scenarios } => t.unknown_scenario(id, *scenarios),
+        WalkNotice::UnknownStep { id, step, steps } => t.unknown_step(id, step, *steps),
         WalkNotice::LoadFailed(message) => format!("{} {message}", t.load_failed),
         WalkNotice::ProgressImported => t.progress_imported.to_string(),
-        WalkNotice::ProgressFailed(error) => (t.progress_failed)(lang, error),
+        WalkNotice::ProgressFailed(error) => t.progress_failed(error),
     }
 }

@@ -1,7 +1,7 @@
 //! What the page reads from and writes to the browser around the app itself.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::address::{Address, STATE_FRAGMENT};
 use crate::i18n::Lang;
@@ -93,6 +93,58 @@ pub fn remove_boot_frame() {
     for node in (0..frames.length()).filter_map(|i| frames.item(i)) {
         if let Some(parent) = node.parent_node() {
             let _ = parent.remove_child(&node);
+        }
+    }
+}
+
+/// Where a language's texts are, beside the page (any sub-path).
+fn texts_url(lang: Lang) -> String {
+    format!("texts/{}.json", lang.tag())
+}
+
+/// A language's texts file. For the page's first language, index.html's boot
+/// script started this fetch beside the Wasm's; the app takes its answer.
+pub async fn language_texts(lang: Lang) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let started = js_sys::Reflect::get(&window(), &JsValue::from_str("idempotencyLabTexts"))
+        .ok()
+        .filter(|started| {
+            js_sys::Reflect::get(started, &JsValue::from_str("lang"))
+                .ok()
+                .and_then(|tag| tag.as_string())
+                .is_some_and(|tag| tag == lang.tag())
+        })
+        .and_then(|started| js_sys::Reflect::get(&started, &JsValue::from_str("texts")).ok())
+        .and_then(|texts| texts.dyn_into::<js_sys::Promise>().ok());
+    let Some(started) = started else {
+        return fetch_text(&texts_url(lang)).await;
+    };
+    match JsFuture::from(started).await {
+        Ok(text) => text
+            .as_string()
+            .ok_or_else(|| format!("{}: not text", texts_url(lang))),
+        // The boot script's fetch failed (a network blip): ask once more.
+        Err(_) => fetch_text(&texts_url(lang)).await,
+    }
+}
+
+/// The texts could not be loaded, so the app cannot start: the first paint
+/// says so in its own language (index.html holds it, hidden until now).
+pub fn show_boot_failure(reason: &str) {
+    let Ok(notes) = document().query_selector_all(".boot-failed") else {
+        return;
+    };
+    for note in (0..notes.length()).filter_map(|i| notes.item(i)) {
+        if let Ok(note) = note.dyn_into::<web_sys::HtmlElement>() {
+            note.set_hidden(false);
+            let _ = note.set_attribute("title", reason);
+        }
+    }
+    if let Ok(frames) = document().query_selector_all(".boot") {
+        for frame in (0..frames.length()).filter_map(|i| frames.item(i)) {
+            if let Ok(frame) = frame.dyn_into::<web_sys::Element>() {
+                let _ = frame.set_attribute("aria-busy", "false");
+            }
         }
     }
 }

@@ -120,7 +120,7 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
                             <span class="slot-key">{key_ending(&a.grant.key)}</span>
                         </span>
                         <span class="slot-full">
-                            {(lang.texts().attempt_number)(lang, a.id)}
+                            {lang.texts().attempt_number(a.id)}
                             ": "
                             {request_parts(&a.grant)}
                         </span>
@@ -148,13 +148,13 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
                     .then(|| {
                         view! {
                             <h3 class="line-title" id=format!("queue-line-{place}")>
-                                {move || (texts().process_heading)(lang(), process.get())}
+                                {move || texts().process_heading(process.get())}
                             </h3>
                         }
                     })
             }}
             <p class="queue-count" data-testid=id("queue-count") data-queued=move || queued.with(Vec::len)>
-                {move || (texts().queue_slots)(lang(), queued.with(Vec::len), PointWorker::CAPACITY)}
+                {move || texts().queue_slots(queued.with(Vec::len), PointWorker::CAPACITY)}
             </p>
             <ol class="slots">{slots}</ol>
             <p class="consumer" data-testid=id("consumer") class:busy=move || in_hand.with(Option::is_some)>
@@ -169,14 +169,14 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
                 {move || {
                     in_hand.get().map(|a| {
                         view! {
-                            ": " {(texts().attempt_number)(lang(), a.id)} " "
+                            ": " {texts().attempt_number(a.id)} " "
                             {request_parts(&a.grant)}
                         }
                     })
                 }}
             </p>
             <p class="waiting" data-testid=id("waiting") data-waiting=move || waiting.get()>
-                {move || (texts().producers_waiting)(lang(), waiting.get())}
+                {move || texts().producers_waiting(waiting.get())}
             </p>
         </div>
     }

@@ -191,7 +191,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
             </p>
             <div class="buttons">
                 <button on:click=burst>
-                    {move || (texts().burst)(ctl.lang.get(), BURST_SIZE)}
+                    {move || texts().burst(BURST_SIZE)}
                 </button>
                 <button
                     on:click=stress
@@ -199,14 +199,14 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                     aria-disabled=move || stress_progress.with(Option::is_some).to_string()
                     aria-describedby="stress-progress"
                 >
-                    {move || (texts().stress)(ctl.lang.get())}
+                    {move || texts().stress(STRESS_SIZE, STRESS_DUPLICATE_PERCENT)}
                 </button>
             </div>
             <p class="hint" id="stress-progress" data-testid="stress-progress" role="status">
                 {move || {
                     stress_progress
                         .get()
-                        .map(|p| (texts().stress_progress)(ctl.lang.get(), p.answered, p.total))
+                        .map(|p| texts().stress_progress(p.answered, p.total))
                 }}
             </p>
             <div class="buttons" role="group" aria-describedby="set-language-hint">
@@ -215,7 +215,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                     .map(|l| {
                         view! {
                             <button on:click=move |_| set_language(l) data-testid=format!("set-language-{}", l.code())>
-                                {move || (texts().set_language)(l)}
+                                {move || texts().set_language(l)}
                             </button>
                         }
                     })
@@ -255,7 +255,7 @@ fn Field(
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
             <p class="field-error" id=error_id role="alert">
-                {move || error.get().map(|e| (ctl.lang.get().texts().field_error)(e))}
+                {move || error.get().map(|e| ctl.lang.get().texts().field_error(e))}
             </p>
         </div>
     }

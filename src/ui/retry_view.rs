@@ -17,7 +17,6 @@ const CHART_WIDTH: u64 = 200;
 #[component]
 pub fn RetryView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
     let policy = ctl.setting(|s| s.auto_retry);
     // The attempts shown while retries are off are kept for when they go on.
     let attempts = RwSignal::new(DEFAULT_ATTEMPTS);
@@ -92,7 +91,7 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
                 on:change=move |ev| commit(event_target_value(&ev))
             />
             <p class="field-error" id="max-attempts-error" role="alert">
-                {move || error.get().map(|e| (texts().lab_error)(&e))}
+                {move || error.get().map(|e| texts().lab_error(&e))}
             </p>
         </div>
         <figure class="backoff" data-testid="backoff-chart">
@@ -109,7 +108,7 @@ pub fn RetryView(ctl: Controller) -> impl IntoView {
                             let waited = waited.with(|w| w.iter().find(|(r, _)| *r == n).map(|(_, w)| *w));
                             view! {
                                 <li data-retry=n data-low=low data-high=high data-waited=waited>
-                                    <span>{(texts().backoff_row)(lang(), n, low, high)}</span>
+                                    <span>{texts().backoff_row(n, low, high)}</span>
                                     <svg viewBox=format!("0 0 {CHART_WIDTH} 10") preserveAspectRatio="none" aria-hidden="true">
                                         <rect class="range" x=x(low) y="2" width=x(high - low).max(1) height="6"></rect>
                                         {waited.map(|w| view! { <rect class="waited" x=x(w).saturating_sub(1) y="0" width="2" height="10"></rect> })}

@@ -53,8 +53,8 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                 current=kind
                 code=StoreKind::code
                 from_code=StoreKind::from_code
-                option=|t, k| (t.store_kind)(k)
-                hint=|t, k| (t.store_kind_hint)(k)
+                option=|t, k| t.store_kind(k)
+                hint=|t, k| t.store_kind_hint(k)
                 action=|kind| Action::Set(Setting::Store(kind))
             />
             <div class="choice">
@@ -79,7 +79,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                         .map(|p| {
                             view! {
                                 <option value=p.map_or(NONE, CrashPoint::code) selected=move || crash.get() == p>
-                                    {move || (texts().crash_point)(p)}
+                                    {move || texts().crash_point(p)}
                                 </option>
                             }
                         })
@@ -92,7 +92,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                             .map(|p| {
                                 view! {
                                     <strong class="armed">
-                                        {texts().crash_armed} " " {(texts().crash_point)(Some(p))} "."
+                                        {texts().crash_armed} " " {texts().crash_point(Some(p))} "."
                                     </strong>
                                     " "
                                 }
@@ -145,7 +145,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                             .map(|r| {
                                 view! {
                                     <option value=r.code() selected=move || routing.get() == r>
-                                        {move || (texts().routing)(lang(), r)}
+                                        {move || texts().routing(r)}
                                     </option>
                                 }
                             })
@@ -154,7 +154,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                 </div>
                 <p class="hint" id="processes-hint">{move || texts().processes_hint}</p>
                 <p class="hint" id="routing-hint" data-testid="routing-hint">
-                    {move || (texts().routing_hint)(routing.get())}
+                    {move || texts().routing_hint(routing.get())}
                     {move || (processes.get() < 2).then(|| format!(" {}", texts().routing_one_process))}
                 </p>
             </div>
@@ -226,15 +226,14 @@ fn RetentionField(ctl: Controller, durable: Signal<bool>) -> impl IntoView {
     let message = move || {
         error.get().map(|e| {
             let t = texts();
-            let lang = ctl.lang.get();
             let why = match e {
-                RetentionError::Field(e) => (t.field_error)(e),
-                RetentionError::Lab(ref e) => (t.lab_error)(e),
+                RetentionError::Field(e) => t.field_error(e),
+                RetentionError::Lab(ref e) => t.lab_error(e),
             };
             // The lab's sentence says nothing changed already.
             match e {
                 RetentionError::Field(_) => {
-                    format!("{why} {}", (t.retention_unchanged)(lang, hours.get()))
+                    format!("{why} {}", t.retention_unchanged(hours.get()))
                 }
                 RetentionError::Lab(_) => why,
             }

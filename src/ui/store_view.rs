@@ -90,7 +90,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                     let t = texts();
                     match shows.get() {
                         Shows::Durable(_) => t.store_title_durable.to_string(),
-                        Shows::Memory(n) => (t.store_title_memory)(ctl.lang.get(), n),
+                        Shows::Memory(n) => t.store_title_memory(n),
                         Shows::Memories(..) => t.store_title_memories.to_string(),
                     }
                 }}
@@ -98,12 +98,11 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
             // Which store the tables below show: the durable one, or a process's memory.
             <p class="hint store-shows" data-testid="store-shows" data-store=move || shows.get().code()>
                 {move || {
-                    let lang = ctl.lang.get();
                     let t = texts();
                     match shows.get() {
-                        Shows::Durable(hours) => (t.store_shows_durable)(lang, hours),
-                        Shows::Memory(n) => (t.store_shows_memory)(lang, n),
-                        Shows::Memories(a, b) => (t.store_shows_memories)(lang, a, b),
+                        Shows::Durable(hours) => t.store_shows_durable(hours),
+                        Shows::Memory(n) => t.store_shows_memory(n),
+                        Shows::Memories(a, b) => t.store_shows_memories(a, b),
                     }
                 }}
             </p>
@@ -130,7 +129,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                 ": "
                                 <strong class="num" dir="ltr">{balance}</strong>
                                 <p class="hint" data-testid="balance-read-when">
-                                    {move || (texts().balance_read_when)(ctl.lang.get(), read.at, read.after_attempt)}
+                                    {move || texts().balance_read_when(read.at, read.after_attempt)}
                                     " "
                                     {move || texts().balance_read_note}
                                 </p>
@@ -139,7 +138,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                         .map(|now| {
                                             view! {
                                                 <p class="stale" data-testid="balance-read-stale">
-                                                    {(texts().balance_read_stale)(ctl.lang.get(), now)}
+                                                    {texts().balance_read_stale(now)}
                                                 </p>
                                             }
                                         })
@@ -155,7 +154,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                     .first_of_two()
                     .map(|n| {
                         view! {
-                            <h3 class="memory-title">{move || (texts().memory_of)(ctl.lang.get(), n)}</h3>
+                            <h3 class="memory-title">{move || texts().memory_of(n)}</h3>
                         }
                     })
             }}
@@ -234,7 +233,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                 {move || {
                     let more = total.get().saturating_sub(SHOWN_RECEIPTS);
                     (more > 0)
-                        .then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })
+                        .then(|| view! { <p class="more">{move || texts().receipts_more(more)}</p> })
                 }}
             </Show>
             {move || second.get().map(|memory| view! { <SecondMemoryView ctl=ctl memory=memory /> })}
@@ -300,7 +299,7 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
     let more = total.saturating_sub(receipts.len());
     view! {
         <div class="memory second" data-testid="memory-2" data-process=process data-receipts=total>
-            <h3 class="memory-title">{move || (texts().memory_of)(ctl.lang.get(), process)}</h3>
+            <h3 class="memory-title">{move || texts().memory_of(process)}</h3>
             <h4>{move || texts().balances}</h4>
             {if balances.is_empty() {
                 view! { <p class="empty">{move || texts().no_balances}</p> }.into_any()
@@ -343,7 +342,7 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                 }
                 .into_any()
             }}
-            {(more > 0).then(|| view! { <p class="more">{move || (texts().receipts_more)(ctl.lang.get(), more)}</p> })}
+            {(more > 0).then(|| view! { <p class="more">{move || texts().receipts_more(more)}</p> })}
         </div>
     }
 }
@@ -369,7 +368,7 @@ fn refused_read(ctl: Controller, account_id: String, refused: GrantError) -> imp
             <bdi dir="ltr" class="account">{visible(&account_id).into_owned()}</bdi>
             ": "
             <strong>{move || texts().balance_read_refused}</strong>
-            <p class="hint">{move || (texts().grant_error)(&refused)}</p>
+            <p class="hint">{move || texts().grant_error(&refused)}</p>
         </div>
     }
 }

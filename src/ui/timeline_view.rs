@@ -72,7 +72,6 @@ struct Key(u64, Lang, Which);
 #[component]
 pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
     // None follows the newest rows as they arrive; Some(end) holds an older page.
     let anchor = RwSignal::new(None::<usize>);
     // A new lab (reset, import, link) starts by following its newest rows.
@@ -152,7 +151,7 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                     <button on:click=older aria-disabled=move || (window.get().start == 0).to_string()>
                         {move || texts().older}
                     </button>
-                    <span>{move || (texts().rows_range)(lang(), range.start + 1, range.end, total.get())}</span>
+                    <span>{move || texts().rows_range(range.start + 1, range.end, total.get())}</span>
                     <button on:click=newer aria-disabled=move || anchor.get().is_none().to_string()>
                         {move || texts().newer}
                     </button>
@@ -205,7 +204,7 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                                     Item::More(count) => {
                                         view! {
                                             <tr class="marker event-more" data-testid="timeline-marker-more">
-                                                <td colspan="5">{(lang.texts().markers_more)(lang, count)}</td>
+                                                <td colspan="5">{lang.texts().markers_more(count)}</td>
                                             </tr>
                                         }
                                             .into_any()
@@ -328,9 +327,9 @@ fn MarkerRow(marker: Marker, lang: Lang) -> impl IntoView {
         >
             <td colspan="5">
                 <span class="marker-icon" aria-hidden="true">{marker_icon(&marker.kind)}</span>
-                <span class="marker-text">{(t.marker_text)(lang, &marker)}</span>
+                <span class="marker-text">{t.marker_text(&marker)}</span>
                 " "
-                <span class="when">{(t.at_time)(lang, marker.at)}</span>
+                <span class="when">{t.at_time(marker.at)}</span>
             </td>
         </tr>
     }
@@ -364,22 +363,17 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         StoreSays::Applied { points } => (t.store_applied.to_string(), Some(format!("+{points}"))),
         StoreSays::Replayed => (t.store_replayed.to_string(), None),
         StoreSays::Rejected(e) => (
-            format!("{}: {}", t.store_rejected, (t.grant_error_short)(e)),
+            format!("{}: {}", t.store_rejected, t.grant_error_short(e)),
             None,
         ),
-        StoreSays::CrashedAt(point) => ((t.crashed_at)(*point).to_string(), None),
+        StoreSays::CrashedAt(point) => (t.crashed_at(*point).to_string(), None),
         StoreSays::Never => (t.store_never.to_string(), None),
         StoreSays::NotYet => (t.store_not_yet.to_string(), None),
     };
     // When the store did it, and whether a restart made it grant an operation again.
-    let store_when = row.handled.as_ref().map(|h| (t.at_time)(lang, h.at));
+    let store_when = row.handled.as_ref().map(|h| t.at_time(h.at));
     let granted_again = row.handled.as_ref().and_then(|h| {
-        Some((t.granted_again)(
-            lang,
-            h.granted_before_by?,
-            h.granted_before_in?,
-            h.regrant_cause?,
-        ))
+        Some(t.granted_again(h.granted_before_by?, h.granted_before_in?, h.regrant_cause?))
     });
     let how_known = says.known_by.map(|k| match k {
         KnownBy::LostRaceReceipt => t.lost_race_receipt,
@@ -388,19 +382,19 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
     });
     // Refused for naming another account: what a trusting store would have given away.
     let leak = row.forbidden.as_ref().map(|f| match &f.leak {
-        Some(receipt) => (t.would_leak)(lang, receipt),
-        None => (t.would_grant)(lang, grant),
+        Some(receipt) => t.would_leak(receipt),
+        None => t.would_grant(grant),
     });
     // It found another attempt of the operation in progress.
     let met = row
         .met_in_progress
-        .map(|m| (t.met_in_progress)(lang, m.holder, m.waited));
+        .map(|m| t.met_in_progress(m.holder, m.waited));
     // How the durable store made the writes: one commit, or two in some order.
     let writes = row
         .handled
         .as_ref()
         .and_then(|h| h.durable_writes)
-        .map(|w| ((t.durable_writes)(w), w.code()));
+        .map(|w| (t.durable_writes(w), w.code()));
     let (caller_label, caller_number) = match &says.caller {
         CallerSays::Queue => (t.caller_queue.to_string(), None),
         CallerSays::Waiting => (t.caller_waiting.to_string(), None),
@@ -410,14 +404,14 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         CallerSays::Timeout => (t.caller_timeout.to_string(), None),
         CallerSays::ProcessEnded => (t.caller_process_ended.to_string(), None),
         CallerSays::Error(e) => (
-            format!("{} {}", t.caller_error, (t.grant_error_short)(e)),
+            format!("{} {}", t.caller_error, t.grant_error_short(e)),
             None,
         ),
     };
     let truth = row.truth();
     let regranted = granted_again.is_some().then_some("true");
     // The full sentence, for a pointer or a screen reader that wants the detail.
-    let full_reason = row.store_error().map(|e| (t.grant_error)(e));
+    let full_reason = row.store_error().map(|e| t.grant_error(e));
     let lost_ack = row.handled.as_ref().is_some_and(|h| h.acknowledgement_lost);
     let broken: Vec<Invariant> = Invariant::ALL
         .into_iter()
@@ -462,20 +456,20 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                 </span>
                 <span class="meta attempt">
                     {match says.attempt {
-                        AttemptSays::RedeliveryOf(original) => (t.redelivery_of)(lang, original),
-                        AttemptSays::RetryOf(previous) => (t.retry_of)(lang, previous),
+                        AttemptSays::RedeliveryOf(original) => t.redelivery_of(original),
+                        AttemptSays::RetryOf(previous) => t.retry_of(previous),
                         AttemptSays::KeyReused => t.key_reused.to_string(),
-                        AttemptSays::Nth(n) => (t.nth_attempt)(lang, n),
+                        AttemptSays::Nth(n) => t.nth_attempt(n),
                     }}
                     " · "
-                    {(t.process_marker)(lang, row.attempt.process)}
+                    {t.process_marker(row.attempt.process)}
                     {lost_ack.then(|| view! { " " <span class="tag lost">{t.lost_ack_marker}</span> })}
                 </span>
             </td>
             <td class="store" title=full_reason data-label=t.col_store>
                 <span class=format!("badge {}", outcome.code())>
                     <span class="icon" aria-hidden="true">{icon(outcome)}</span>
-                    {(t.outcome)(outcome)}
+                    {t.outcome(outcome)}
                 </span>
                 <span class="detail" class:crashed=row.handled.is_none() && row.crashed_at.is_some()>
                     {store_label}
@@ -493,7 +487,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
                         view! {
                             <span class="detail broke">
                                 <span aria-hidden="true">"⚠ "</span>
-                                {(t.broke_promise)(i)}
+                                {t.broke_promise(i)}
                             </span>
                         }
                     })
@@ -502,15 +496,15 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
             <td class="caller" data-label=t.col_caller>
                 {caller_label}
                 {caller_number.map(|n| view! { " " <bdi dir="ltr" class="num">{n}</bdi> })}
-                {row.answered_at.map(|at| view! { <span class="detail when">{(t.at_time)(lang, at)}</span> })}
-                {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{(t.truth)(truth)}</span> })}
+                {row.answered_at.map(|at| view! { <span class="detail when">{t.at_time(at)}</span> })}
+                {truth.map(|truth| view! { <span class="detail truth" data-testid="truth">{t.truth(truth)}</span> })}
                 {row
                     .looked_up
                     .as_ref()
                     .map(|l| {
                         view! {
                             <span class="detail looked-up" data-testid="looked-up" data-found=l.receipt.is_some().to_string()>
-                                {(t.looked_up)(lang, l.receipt.as_ref())}
+                                {t.looked_up(l.receipt.as_ref())}
                             </span>
                         }
                     })}

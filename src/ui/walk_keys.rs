@@ -95,7 +95,7 @@ pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoV
                     <h3 id="walk-keys-title">{move || t().keys_title}</h3>
                     <dl>
                         {move || {
-                            t().keys_list
+                            t().keys_list()
                                 .iter()
                                 .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
                                 .collect_view()

@@ -140,9 +140,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 </select>
             </div>
             <p class="walk-where">
-                <span>{move || (t().section_of)(lang(), walk.scenario.get() + 1, scenario_count())}</span>
+                <span>{move || t().section_of(walk.scenario.get() + 1, scenario_count())}</span>
                 " · "
-                <span class="visually-hidden">{move || (t().step_of)(lang(), step(), steps())}</span>
+                <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
                 <span data-testid="step-counter" aria-hidden="true" dir="ltr">
                     {move || format!("{} / {}", step(), steps())}
                 </span>
@@ -190,7 +190,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         .map(|p| {
                             view! {
                                 <option value=p.to_string() selected=move || walk.pace.get() == p>
-                                    {move || t().paces[p]}
+                                    {move || t().paces()[p]}
                                 </option>
                             }
                         })
@@ -369,7 +369,7 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
         let given: Given = walk.given.get()?;
         Some(match given.verdict {
             Err(error) => view! {
-                <p class="walk-feedback error">{(t().bad_answer)(error)}</p>
+                <p class="walk-feedback error">{t().bad_answer(error)}</p>
             }
             .into_any(),
             Ok(correct) => {

@@ -12,7 +12,6 @@ use super::controller::{Controller, Notice, Speed};
 #[component]
 pub fn WorldView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
     let clock = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
@@ -43,7 +42,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                 }
                 data-idle=move || idle.get().to_string()
             >
-                {move || clock.with(|c| (texts().clock)(lang(), c.0, &c.2))}
+                {move || clock.with(|c| texts().clock(c.0, &c.2))}
             </p>
             // Always one line or the other, so its coming and going moves nothing.
             <p class="hint world-state" data-testid="world-state">
@@ -287,8 +286,8 @@ fn ClockMoves(ctl: Controller) -> impl IntoView {
             match e {
                 TimeError::Format => t.time_format.to_string(),
                 TimeError::Minutes => t.time_minutes.to_string(),
-                TimeError::NotAfterNow(now) => (t.time_not_after_now)(ctl.lang.get(), now),
-                TimeError::Lab(e) => (t.lab_error)(&e),
+                TimeError::NotAfterNow(now) => t.time_not_after_now(now),
+                TimeError::Lab(e) => t.lab_error(&e),
             }
         })
     };
