@@ -62,6 +62,19 @@ fn keys_in_code() -> BTreeSet<String> {
             rest = &after[close + 1..];
         }
     }
+    // A switch names its two messages in the view: `label="naive"`, `hint="naive_hint"`.
+    let views = concat!(env!("CARGO_MANIFEST_DIR"), "/src/ui");
+    for entry in std::fs::read_dir(views).unwrap() {
+        let source = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in source.lines().map(str::trim) {
+            let named = line
+                .strip_prefix("label=\"")
+                .or_else(|| line.strip_prefix("hint=\""));
+            if let Some(key) = named.and_then(|rest| rest.split('"').next()) {
+                keys.insert(key.to_string());
+            }
+        }
+    }
     keys
 }
 

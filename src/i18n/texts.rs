@@ -44,8 +44,8 @@ words!(
     chart_col_mark, chart_mark_receipt, chart_mark_older, chart_mark_unseen, chart_mark_none,
     invariants_title, invariants_intro, invariant_holds, invariant_broken, lost_race,
     lost_race_receipt, by_ledger, callers, in_flight_label, in_progress_title, in_progress_none,
-    set_language_hint, redeliver_label, redeliver_hint, acknowledge_label, caller_queue,
-    signed_in_label, signed_in_nobody, signed_in_hint, email_label, email_hint, email_via_label,
+    set_language_hint, acknowledge_label, caller_queue,
+    signed_in_label, signed_in_nobody, signed_in_hint, email_via_label,
     inbox_title, inbox_empty, auto_retry_label, auto_retry_hint, max_attempts_label,
     backoff_title,
 });

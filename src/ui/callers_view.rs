@@ -84,8 +84,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
             <SettingSwitch
                 ctl=ctl
                 id="redeliver"
-                label=|t| t.redeliver_label
-                hint=|t| t.redeliver_hint
+                label="redeliver_label"
+                hint="redeliver_hint"
                 on=redeliver
                 action=|on| Action::SetRedeliver { on }
                 armed=true
@@ -146,8 +146,8 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
             <SettingSwitch
                 ctl=ctl
                 id="send-email"
-                label=|t| t.email_label
-                hint=|t| t.email_hint
+                label="email_label"
+                hint="email_hint"
                 on=email_on
                 action=|on| Action::Set(Setting::Email(on))
             />

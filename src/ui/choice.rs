@@ -59,14 +59,16 @@ where
     }
 }
 
-/// A switch whose test id is `id`; its hint is `{id}-hint`. `armed` marks a
-/// fault waiting to strike.
+/// A switch whose test id is `id`; its hint is `{id}-hint`. `label` and
+/// `hint` name its two messages in the language files (`texts/<tag>.json`),
+/// so a new switch needs no Rust for its words. `armed` marks a fault
+/// waiting to strike.
 #[component]
 pub fn SettingSwitch(
     ctl: Controller,
     id: &'static str,
-    label: fn(&'static Texts) -> &'static str,
-    hint: fn(&'static Texts) -> &'static str,
+    label: &'static str,
+    hint: &'static str,
     on: Memo<bool>,
     action: fn(bool) -> Action,
     #[prop(optional)] armed: bool,
@@ -86,9 +88,9 @@ pub fn SettingSwitch(
                         ctl.dispatch(action(event_target_checked(&ev)));
                     }
                 />
-                <span class="switch-label">{move || label(texts())}</span>
+                <span class="switch-label">{move || texts().catalog().word(label)}</span>
             </label>
-            <p class="hint" id=hint_id>{move || hint(texts())}</p>
+            <p class="hint" id=hint_id>{move || texts().catalog().word(hint)}</p>
         </div>
     }
 }
