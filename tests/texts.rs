@@ -66,12 +66,14 @@ fn keys_in_code() -> BTreeSet<String> {
     let views = concat!(env!("CARGO_MANIFEST_DIR"), "/src/ui");
     for entry in std::fs::read_dir(views).unwrap() {
         let source = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        for line in source.lines().map(str::trim) {
-            let named = line
-                .strip_prefix("label=\"")
-                .or_else(|| line.strip_prefix("hint=\""));
-            if let Some(key) = named.and_then(|rest| rest.split('"').next()) {
-                keys.insert(key.to_string());
+        for prop in ["label=\"", "hint=\""] {
+            // A prop of its own (` label="…"`), not the end of `aria-label="…"`.
+            for (at, _) in source.match_indices(prop) {
+                let own = source[..at].ends_with(char::is_whitespace);
+                let key = source[at + prop.len()..].split('"').next().unwrap();
+                if own {
+                    keys.insert(key.to_string());
+                }
             }
         }
     }
