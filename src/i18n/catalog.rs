@@ -164,7 +164,6 @@ impl std::fmt::Display for CatalogError {
 /// One language's texts, read and checked.
 #[derive(Debug)]
 pub struct Catalog {
-    tag: String,
     rtl: bool,
     digits: [char; 10],
     decimal: char,
@@ -211,7 +210,6 @@ impl Catalog {
             }
         }
         Ok(Catalog {
-            tag: file.language,
             rtl,
             digits,
             decimal,
@@ -222,9 +220,8 @@ impl Catalog {
     }
 
     /// A catalog with no message, in which every key is shown as itself.
-    pub fn empty(tag: &str, rtl: bool) -> Catalog {
+    pub fn empty(rtl: bool) -> Catalog {
         Catalog {
-            tag: tag.to_string(),
             rtl,
             digits: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'],
             decimal: '.',
@@ -232,10 +229,6 @@ impl Catalog {
             plural: PluralRule::OneIsOne,
             messages: BTreeMap::new(),
         }
-    }
-
-    pub fn tag(&self) -> &str {
-        &self.tag
     }
 
     /// Every message by its key, for the tests that compare languages.

@@ -57,7 +57,7 @@ impl Lang {
         }
         slot.get().unwrap_or_else(|| {
             static NONE: OnceLock<Texts> = OnceLock::new();
-            NONE.get_or_init(|| Texts::new(self, Catalog::empty(self.tag(), self.info().rtl)))
+            NONE.get_or_init(|| Texts::new(self, Catalog::empty(self.info().rtl)))
         })
     }
 
@@ -71,9 +71,4 @@ impl Lang {
     pub fn prose_number(self, n: impl std::fmt::Display) -> String {
         self.texts().catalog().number(n)
     }
-}
-
-/// The virtual clock for reading, in `lang`.
-pub fn clock_time(lang: Lang, ms: u64) -> String {
-    lang.texts().catalog().clock_time(ms)
 }
