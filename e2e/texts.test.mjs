@@ -71,8 +71,12 @@ for (const [lang, { other }] of Object.entries(LANGS)) {
   });
 }
 
+/** A message the page could not find (shown as its `[key]`) or a placeholder left unfilled. */
+const GAP = /\[[a-z_]+(\.[a-z0-9_]+)*\]|\{[a-z_]+\}/;
+
 test('switching language fetches the other texts once, and the page speaks it', async () => {
   await suite.withLab({ locale: 'en-US' }, async (page) => {
+    assert.doesNotMatch(await page.locator('body').innerText(), GAP);
     const fetched = [];
     page.on('request', (r) => {
       if (r.url().includes('/texts/')) fetched.push(new URL(r.url()).pathname.split('/').pop());
@@ -80,6 +84,7 @@ test('switching language fetches the other texts once, and the page speaks it', 
     await page.getByRole('button', { name: 'فارسی' }).click();
     await page.waitForFunction(() => document.documentElement.lang === 'fa');
     assert.equal(await page.locator('h1').textContent(), 'آزمایشگاه ایدمپوتنسی');
+    assert.doesNotMatch(await page.locator('body').innerText(), GAP);
     await page.getByRole('button', { name: 'English' }).click();
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     await page.getByRole('button', { name: 'فارسی' }).click();
