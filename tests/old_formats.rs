@@ -308,3 +308,24 @@ fn every_format_reads_each_action_as_its_own_reader_did() {
         assert_eq!(&format!("{read:?}"), said, "version {version}: {action}");
     }
 }
+
+/// Format 1 is replayed with one action of the conversion's own in front (the
+/// processing time), so a file that fills every place but that one opens, and
+/// a full file is one action too many.
+#[test]
+fn a_format_1_file_counts_the_action_its_conversion_adds() {
+    use idempotency_lab::lab::{SessionError, MAX_ACTIONS};
+    let file = |n: usize| {
+        let actions = vec![r#"{"set-paused":{"paused":false}}"#; n].join(",");
+        format!(r#"{{"format":"idempotency-lab/session","version":1,"actions":[{actions}]}}"#)
+    };
+    assert_eq!(
+        from_json(&file(MAX_ACTIONS)).unwrap_err(),
+        SessionError::TooManyActions(MAX_ACTIONS + 1)
+    );
+    assert_eq!(
+        from_json(&file(MAX_ACTIONS - 1)).unwrap_err(),
+        SessionError::NoRoomForTime
+    );
+    assert_eq!(from_json(&file(3)).unwrap().history().actions.len(), 4);
+}

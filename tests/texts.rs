@@ -288,6 +288,9 @@ fn times_and_spans_are_said_in_each_language() {
     let (en, fa) = (catalog(Lang::En), catalog(Lang::Fa));
     assert_eq!(en.clock_time(12_340), "12.3 s");
     assert_eq!(en.clock_time(7_200_100), "02:00:00.1");
+    // From the hour on, hours, minutes and seconds.
+    assert_eq!(en.clock_time(3_599_900), "3599.9 s");
+    assert_eq!(en.clock_time(3_600_000), "01:00:00.0");
     assert_eq!(en.clock_time(93_600_000), "1 d 02:00:00.0");
     assert_eq!(fa.clock_time(3_100), "۳٫۱ ثانیه");
     let span = |c: &Catalog, ms| c.say("marker.clock", &[("span", Arg::Span(ms))]);
