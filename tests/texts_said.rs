@@ -295,3 +295,42 @@ fn every_case_of_a_choice_is_said_apart() {
         }
     }
 }
+
+/// A session's refusal names the action by its place from 1, and says the
+/// parser's own words whole (kept apart inside Persian prose).
+#[test]
+fn a_sessions_refusal_names_its_action_from_1_and_keeps_the_parsers_words() {
+    use idempotency_lab::lab::{Expected, FieldProblem, LabError, ReplayError, SessionError};
+    let (en, fa) = (Lang::En.texts(), Lang::Fa.texts());
+    let replay = SessionError::Replay(ReplayError {
+        index: 2,
+        error: LabError::NothingToUndo,
+    });
+    assert_eq!(
+        en.session_error(&replay),
+        "action 3 cannot be replayed. Nothing to undo yet."
+    );
+    assert!(fa.session_error(&replay).starts_with("کنش ۳ "));
+    assert_eq!(
+        en.session_error(&SessionError::TextTooLong { index: 4 }),
+        format!("action 5 has an account or key over {MAX_FIELD_CHARS} characters")
+    );
+    let odd = |problem| SessionError::BadField {
+        path: "actions[0]".into(),
+        problem,
+    };
+    let other = odd(FieldProblem::Other("trailing characters".into()));
+    assert_eq!(
+        en.session_error(&other),
+        "the file is JSON, but action 1 breaks a rule: trailing characters."
+    );
+    assert!(fa
+        .session_error(&other)
+        .contains("\u{2068}trailing characters\u{2069}"));
+    let wrong = odd(FieldProblem::Wrong {
+        found: "7".into(),
+        expected: Expected::Other("a list".into()),
+    });
+    assert!(en.session_error(&wrong).ends_with("which takes a list."));
+    assert!(fa.session_error(&wrong).contains("\u{2068}a list\u{2069}"));
+}
