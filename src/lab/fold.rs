@@ -75,6 +75,10 @@ pub(super) struct Fold {
     /// What the last caller that retried by itself waited before each retry:
     /// (retry, ms), in order.
     pub last_waits: Vec<(u32, u64)>,
+    /// How many emails reached an inbox for each operation (account, key).
+    emails: FxHashMap<(String, String), u32>,
+    /// Operations whose customer got more than one email, newest last.
+    pub emailed_twice: Vec<(String, String)>,
     /// How much of the log is folded in.
     seen: usize,
 }
@@ -97,6 +101,8 @@ impl Default for Fold {
             markers: Vec::new(),
             invariants: Invariants::default(),
             last_waits: Vec::new(),
+            emails: FxHashMap::default(),
+            emailed_twice: Vec::new(),
             seen: 0,
         }
     }
@@ -239,7 +245,7 @@ impl Fold {
                 origin,
                 redelivery_of,
                 retry_of,
-                ..
+                deadline,
             } => {
                 let origin = *origin;
                 let count = self
@@ -267,6 +273,7 @@ impl Fold {
                     lose_acknowledgement: *acknowledgement_will_be_lost,
                     process: *process,
                     sent_at: event.at,
+                    deadline: *deadline,
                     redelivery_of: *redelivery_of,
                     retry_of: *retry_of,
                 };
@@ -463,15 +470,26 @@ impl Fold {
                 key,
                 outbox,
                 outcome,
-            } => self.mark(
-                event.at,
-                MarkerKind::Email {
-                    account_id: account_id.clone(),
-                    key: key.clone(),
-                    outbox: *outbox,
-                    delivered: *outcome == crate::core::MailOutcome::Delivered,
-                },
-            ),
+            } => {
+                let delivered = *outcome == crate::core::MailOutcome::Delivered;
+                if delivered {
+                    let op = (account_id.clone(), key.clone());
+                    let count = self.emails.entry(op.clone()).or_insert(0);
+                    *count += 1;
+                    if *count == 2 {
+                        self.emailed_twice.push(op);
+                    }
+                }
+                self.mark(
+                    event.at,
+                    MarkerKind::Email {
+                        account_id: account_id.clone(),
+                        key: key.clone(),
+                        outbox: *outbox,
+                        delivered,
+                    },
+                )
+            }
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }

@@ -13,6 +13,7 @@ mod read_action;
 mod recorded_lab;
 mod row_says;
 mod session;
+mod stage;
 mod state;
 mod story;
 mod text;
@@ -46,6 +47,11 @@ pub use session::VERSION as SESSION_VERSION;
 pub use session::{
     field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,
     FieldProblem, SessionError, MAX_SESSION_BYTES,
+};
+pub use stage::{
+    CallerMark, CallerState, Lane, LaneCount, ProcessState, Stage, StageCaller, StageDurable,
+    StageMail, StageProcess, StoreMark, StoreTables, Token, TokenKind, GHOST_MS, MAX_CALLERS,
+    MAX_STORE_ROWS, MAX_TOKENS_PER_LANE, STORE_MARK_MS, TRAVEL_MS,
 };
 pub use story::{story_step, STORY_ACCOUNT, STORY_STEPS};
 pub use text::{is_invisible, look_alike_problem, visible};

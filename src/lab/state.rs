@@ -332,6 +332,10 @@ impl LabState {
     pub fn last_read(&self) -> Option<&BalanceRead> {
         self.last_read.as_ref()
     }
+    /// Operations whose customer got more than one email, in the order found.
+    pub fn emailed_twice(&self) -> &[(String, String)] {
+        &self.fold.emailed_twice
+    }
     /// Balances on the naive side, by account.
     pub fn naive_balances(&self) -> &[(String, i32)] {
         &self.fold.naive_balances

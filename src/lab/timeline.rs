@@ -27,6 +27,9 @@ pub struct Attempt {
     /// The process it was sent to.
     pub process: ProcessNumber,
     pub sent_at: Millis,
+    /// When its caller stops waiting; `None` for a patient caller (a batch job)
+    /// and for a copy the queue delivered again (nobody waits for it).
+    pub deadline: Option<Millis>,
     /// The queue delivered this attempt's message again.
     pub redelivery_of: Option<AttemptId>,
     /// The caller's retry policy sent this after that attempt failed.

@@ -1,0 +1,369 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The stage's picture is a fold of the world's log at the world's time:
+//! callers with their deadlines, each process's queue, consumer and memory,
+//! tokens along the arrows, and the marks of what went wrong.
+
+use idempotency_lab::core::{CrashPoint, InFlightPolicy, RetryPolicy, Table};
+use idempotency_lab::lab::{
+    Action, CallerMark, CallerState, Lab, Lane, ProcessState, Setting, StoreKind, StoreMark,
+    TokenKind, GHOST_MS, MAX_CALLERS, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+};
+use idempotency_lab::GrantPoints;
+
+fn send(lab: &mut Lab, account: &str, key: &str, lose: bool) {
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new(key, account, 100),
+        lose_acknowledgement: lose,
+    })
+    .unwrap();
+}
+
+fn wait(lab: &mut Lab, ms: u64) {
+    lab.dispatch(Action::Wait { ms }).unwrap();
+}
+
+#[test]
+fn a_request_leaves_its_caller_and_travels_at_the_pace_of_the_clock() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    let stage = lab.state().stage();
+    let caller = stage.caller(1).expect("the caller is drawn");
+    assert_eq!(caller.state, CallerState::Waiting);
+    assert_eq!(caller.time_left, Some(1.0));
+    assert_eq!((caller.account_id.as_str(), caller.points), ("alice", 100));
+    let token = &stage.tokens[0];
+    assert_eq!(
+        (token.kind, token.lane, token.attempt),
+        (TokenKind::Request, Lane::Process(1), Some(1))
+    );
+    assert_eq!(token.progress, 0.0);
+    assert!(stage.moving());
+
+    wait(&mut lab, TRAVEL_MS / 4);
+    let stage = lab.state().stage();
+    assert_eq!(stage.tokens[0].progress, 0.25);
+    // 3 s to wait, a quarter of the travel gone.
+    let left = stage.caller(1).unwrap().time_left.unwrap();
+    let gone = (TRAVEL_MS / 4) as f64;
+    assert!((left - (3_000.0 - gone) / 3_000.0).abs() < 1e-9, "{left}");
+    assert_eq!(stage.running().next().unwrap().in_hand, Some(1));
+}
+
+#[test]
+fn the_answer_travels_back_and_then_the_arrows_are_empty() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(stage.caller(1).unwrap().state, CallerState::Answered);
+    assert_eq!(stage.caller(1).unwrap().time_left, None);
+    let ack = stage
+        .tokens
+        .iter()
+        .find(|t| t.kind == TokenKind::Ack)
+        .unwrap();
+    assert!(ack.kind.goes_back());
+    assert_eq!((ack.attempt, ack.progress), (Some(1), 0.0));
+    let memory = stage.processes[0].memory.as_ref().unwrap();
+    assert_eq!(memory.balances, [("alice".to_string(), 100)]);
+    assert_eq!(memory.receipt_count, 1);
+
+    wait(&mut lab, TRAVEL_MS);
+    let stage = lab.state().stage();
+    assert!(stage.tokens.is_empty(), "{:?}", stage.tokens);
+    assert!(!stage.moving());
+}
+
+#[test]
+fn a_lost_acknowledgement_stops_halfway_and_its_caller_times_out_marked() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", "order-1", true);
+    wait(&mut lab, 100);
+    let stage = lab.state().stage();
+    let lost = stage
+        .tokens
+        .iter()
+        .find(|t| t.kind == TokenKind::LostAck)
+        .expect("the acknowledgement leaves, and is lost on its way");
+    assert_eq!(lost.progress, 0.0);
+    wait(&mut lab, TRAVEL_MS * 2);
+    let stage = lab.state().stage();
+    let lost = stage.tokens.iter().find(|t| t.kind == TokenKind::LostAck);
+    assert!(lost.is_none(), "it is gone once its time has passed");
+    assert_eq!(stage.caller(1).unwrap().state, CallerState::Waiting);
+    assert_eq!(stage.caller(1).unwrap().mark, Some(CallerMark::LostAck));
+
+    wait(&mut lab, 2_000);
+    let halfway = lab.state().stage();
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let caller = stage.caller(1).unwrap();
+    assert_eq!(caller.state, CallerState::TimedOut);
+    assert_eq!(caller.mark, Some(CallerMark::LostAck));
+    assert!(halfway.caller(1).unwrap().time_left.unwrap() < 0.4);
+}
+
+#[test]
+fn a_lost_acknowledgement_never_travels_past_the_middle() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", "order-1", true);
+    wait(&mut lab, 100 + TRAVEL_MS * 3 / 4);
+    let stage = lab.state().stage();
+    let lost = stage
+        .tokens
+        .iter()
+        .find(|t| t.kind == TokenKind::LostAck)
+        .unwrap();
+    assert_eq!(lost.progress, 0.5);
+}
+
+#[test]
+fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_callers() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "alice".into(),
+        points: 10,
+        count: 20,
+    })
+    .unwrap();
+    let stage = lab.state().stage();
+    let process = stage.running().next().unwrap();
+    assert_eq!(process.queue, (1..=16).collect::<Vec<_>>());
+    assert_eq!(process.waiting, 4);
+    assert_eq!(stage.callers.len(), MAX_CALLERS);
+    assert_eq!(
+        stage.callers.iter().map(|c| c.attempt).collect::<Vec<_>>(),
+        (15..=20).collect::<Vec<_>>(),
+        "the newest, oldest of them first"
+    );
+    assert_eq!(stage.more_waiting, 20 - MAX_CALLERS);
+    let requests = stage
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Request)
+        .count();
+    assert_eq!(requests, MAX_TOKENS_PER_LANE);
+    let counted = &stage.lane_counts[0];
+    assert_eq!(
+        (counted.lane, counted.kind, counted.more),
+        (
+            Lane::Process(1),
+            TokenKind::Request,
+            20 - MAX_TOKENS_PER_LANE
+        )
+    );
+}
+
+#[test]
+fn a_crash_between_writes_darkens_the_process_and_marks_the_one_table_written() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
+        .unwrap();
+    lab.dispatch(Action::SetCrashPoint {
+        point: Some(CrashPoint::BetweenWrites),
+    })
+    .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let states: Vec<_> = stage
+        .processes
+        .iter()
+        .map(|p| (p.process, p.state))
+        .collect();
+    assert_eq!(
+        states,
+        [(2, ProcessState::Running), (1, ProcessState::Crashed)]
+    );
+    let ghost = &stage.processes[1];
+    assert_eq!(ghost.crash_point, Some(CrashPoint::BetweenWrites));
+    assert!(ghost.queue.is_empty() && ghost.memory.is_none());
+    assert_eq!(
+        stage.caller(1).unwrap().mark,
+        Some(CallerMark::ProcessEnded)
+    );
+    let durable = stage.durable.as_ref().expect("the durable store is drawn");
+    assert_eq!(
+        durable.marks,
+        [StoreMark::TornWrite {
+            attempt: 1,
+            wrote: Table::Balance
+        }]
+    );
+    assert_eq!(durable.tables.balances, [("alice".to_string(), 100)]);
+    assert_eq!(durable.tables.receipt_count, 0);
+    assert!(
+        stage.processes[0].memory.is_none(),
+        "the memory store is not drawn while the durable one is in use"
+    );
+
+    wait(&mut lab, GHOST_MS);
+    let stage = lab.state().stage();
+    assert_eq!(stage.processes.len(), 1, "the crashed process fades away");
+    assert!(stage.durable.unwrap().marks.is_empty());
+}
+
+#[test]
+fn a_restart_leaves_an_ended_process_beside_the_new_empty_one() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    lab.dispatch(Action::Restart).unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(stage.processes[0].state, ProcessState::Running);
+    assert_eq!(stage.processes[0].process, 2);
+    assert_eq!(
+        stage.processes[0].memory.as_ref().unwrap().accounts,
+        0,
+        "the new process remembers nothing"
+    );
+    assert_eq!(stage.processes[1].state, ProcessState::Ended);
+    assert_eq!(stage.processes[1].slot, Some(1));
+}
+
+#[test]
+fn two_processes_are_two_boxes_each_with_its_own_memory() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    send(&mut lab, "bob", "order-2", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let boxes: Vec<_> = stage
+        .running()
+        .map(|p| {
+            let memory = p.memory.as_ref().unwrap();
+            (p.slot, memory.balances.clone())
+        })
+        .collect();
+    assert_eq!(
+        boxes,
+        [
+            (Some(1), vec![("alice".to_string(), 100)]),
+            (Some(2), vec![("bob".to_string(), 100)])
+        ]
+    );
+    let lanes: Vec<_> = stage
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Ack)
+        .map(|t| t.lane)
+        .collect();
+    assert_eq!(lanes, [Lane::Process(1), Lane::Process(2)]);
+}
+
+#[test]
+fn a_caller_that_retries_by_itself_is_one_caller_with_its_newest_attempt() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::AutoRetry(Some(RetryPolicy {
+        max_attempts: 3,
+        seed: 7,
+    }))))
+    .unwrap();
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(50)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(stage.callers.len(), 1, "{:?}", stage.callers);
+    let caller = &stage.callers[0];
+    assert_eq!(caller.tries, 3);
+    assert_eq!(caller.attempt, 3);
+    assert_eq!(caller.state, CallerState::GaveUp);
+}
+
+#[test]
+fn a_copy_the_queue_delivers_again_travels_as_a_redelivery_with_no_caller() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SetRedeliver { on: true }).unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    let stage = lab.state().stage();
+    let kinds: Vec<_> = stage.tokens.iter().map(|t| (t.kind, t.attempt)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (TokenKind::Request, Some(1)),
+            (TokenKind::Redelivery, Some(2))
+        ]
+    );
+    assert_eq!(stage.callers.len(), 1);
+    assert!(stage.caller(2).is_none());
+}
+
+#[test]
+fn a_second_email_for_one_operation_is_counted_on_the_mail_service() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Email(true))).unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let mail = stage.mail.as_ref().unwrap();
+    assert_eq!(
+        (mail.delivered, mail.emailed_twice, mail.outbox),
+        (1, 0, false)
+    );
+    assert!(stage.tokens.iter().any(|t| t.kind == TokenKind::Email));
+    // Inline, a replayed receipt emails again.
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let mail = lab.state().stage().mail.unwrap();
+    assert_eq!((mail.delivered, mail.emailed_twice), (2, 1));
+}
+
+#[test]
+fn a_stress_run_draws_counts_not_ten_thousand_tokens() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Stress {
+        account_id: "alice".into(),
+        points: 1,
+        count: 10_000,
+        duplicate_percent: 10,
+    })
+    .unwrap();
+    for _ in 0..3 {
+        wait(&mut lab, 1_000);
+        let stage = lab.state().stage();
+        assert!(stage.tokens.len() <= 4 * MAX_TOKENS_PER_LANE);
+        assert!(stage.callers.len() <= MAX_CALLERS);
+        assert_eq!(stage.running().next().unwrap().queue.len(), 16);
+    }
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let memory = stage.running().next().unwrap().memory.clone().unwrap();
+    assert!(memory.receipts.len() <= 4 && memory.receipt_count > 8_000);
+}
+
+#[test]
+fn a_refused_request_and_a_duplicate_in_flight_are_marked_on_their_callers() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::SignIn {
+        account_id: Some("alice".into()),
+    })
+    .unwrap();
+    send(&mut lab, "bob", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    assert_eq!(
+        lab.state().stage().caller(1).unwrap().mark,
+        Some(CallerMark::Refused)
+    );
+
+    for (policy, mark) in [
+        (InFlightPolicy::Wait, CallerMark::WaitedInProgress),
+        (InFlightPolicy::RetryLater, CallerMark::ToldInProgress),
+    ] {
+        let mut lab = Lab::new();
+        lab.dispatch(Action::Set(Setting::InFlight(policy)))
+            .unwrap();
+        lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+            .unwrap();
+        send(&mut lab, "alice", "order-1", false);
+        send(&mut lab, "alice", "order-1", false);
+        lab.skip_to_idle().unwrap();
+        let stage = lab.state().stage();
+        assert_eq!(stage.caller(1).unwrap().mark, None);
+        assert_eq!(stage.caller(2).unwrap().mark, Some(mark));
+    }
+}
