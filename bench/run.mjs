@@ -16,6 +16,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COUNTER_DIST = join(ROOT, 'bench', 'counter', 'dist');
 // The lab built with `--features bench-exports`, for the engine throughput only.
 const BENCH_DIST = join(ROOT, 'target', 'bench-dist');
+// The lab built with `--features no-stage`, to tell the bytes the stage adds.
+const NOSTAGE_DIST = join(ROOT, 'target', 'nostage-dist');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP_RUNS = 2;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -135,7 +137,14 @@ async function stress(browser, url) {
   };
 }
 
-for (const [dist, what] of [[DIST, 'the lab'], [COUNTER_DIST, 'the counter'], [BENCH_DIST, 'the bench-exports build']]) {
+/** The release Wasm of a built dist, brotli-compressed as a host would serve it. */
+async function wasmBrotli(dist) {
+  const html = await readFile(join(dist, 'index.html'), 'utf8');
+  const name = html.match(/[\w-]+_bg\.wasm/)[0];
+  return brotli(await readFile(join(dist, name))).length;
+}
+
+for (const [dist, what] of [[DIST, 'the lab'], [COUNTER_DIST, 'the counter'], [BENCH_DIST, 'the bench-exports build'], [NOSTAGE_DIST, 'the build without the stage']]) {
   if (!existsSync(dist)) {
     console.error(`${dist} is missing (${what}): run scripts/bench.sh, which builds everything first.`);
     process.exit(1);
@@ -211,6 +220,23 @@ try {
   console.log(`  store applies/s        wasm ${fmt(wasm.storeAppliesPerSec).padStart(11)}   native ${fmt(native.storeAppliesPerSec).padStart(11)}   native/wasm ${(native.storeAppliesPerSec / wasm.storeAppliesPerSec).toFixed(2)}x   (target >= 1,000,000 in wasm, within 2x)`);
   console.log(`  world round trips/s    wasm ${fmt(wasm.workerRoundTripsPerSec).padStart(11)}   native ${fmt(native.workerRoundTripsPerSec).padStart(11)}   native/wasm ${(native.workerRoundTripsPerSec / wasm.workerRoundTripsPerSec).toFixed(2)}x   (target >= 250,000 in wasm, within 2x)`);
   results.throughput = { wasm, native };
+
+  const [stageMean, stageLongest] = await (async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(benchBuild.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    const figures = await page.evaluate(() => Array.from(window.wasmBindings.benchStageFrames(10000, 2000)));
+    await context.close();
+    return figures;
+  })();
+  const withStage = await wasmBrotli(DIST);
+  const withoutStage = await wasmBrotli(NOSTAGE_DIST);
+  const stageCss = files.filter((f) => /stage-.*\.css$/.test(f.file)).reduce((t, f) => t + f.brotli, 0);
+  console.log('\nThe stage (the world drawn as one picture):');
+  console.log(`  fold per frame, stress run (2,000 frames)   wasm mean ${stageMean.toFixed(3)} ms, longest ${stageLongest.toFixed(2)} ms   native mean ${native.stageFrameMeanMs.toFixed(3)} ms, longest ${native.stageFrameLongestMs.toFixed(2)} ms   (the page draws at most one frame per 50 ms tick)`);
+  console.log(`  bytes it adds (brotli)                      Wasm ${kb(withStage - withoutStage)} (${kb(withoutStage)} -> ${kb(withStage)}), its CSS ${kb(stageCss)}`);
+  results.stage = { wasmMeanMs: stageMean, wasmLongestMs: stageLongest, native, wasmBytesAdded: withStage - withoutStage, cssBrotli: stageCss };
 
   const stressRuns = [];
   for (let i = 0; i < STRESS_RUNS; i++) stressRuns.push(await stress(browser, lab.url));

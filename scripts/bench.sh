@@ -14,6 +14,8 @@ echo "== building the lab with the engine benchmark exports (release, kept apart
 # Same code and profile, plus two exported functions the page never calls: they
 # stay out of the bundle a visitor downloads, so they get a dist of their own.
 trunk build --release --locked --features bench-exports --dist target/bench-dist >/dev/null
+echo "== building the lab without the stage (release, kept apart: the bytes the stage adds)"
+trunk build --release --locked --features no-stage --dist target/nostage-dist >/dev/null
 echo "== building the counter baseline (release)"
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/counter" trunk build --release --locked >/dev/null)
 # Lighthouse (pinned in bench/lighthouse/package-lock.json) only here, not in the test run.

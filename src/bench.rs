@@ -4,6 +4,7 @@
 //! requests is left out of the timed part.
 
 use crate::core::{GrantPoints, PointStore};
+use crate::lab::{Action, Lab};
 use crate::sim::{Origin, Setting, World};
 
 fn grants(n: u32) -> Vec<GrantPoints> {
@@ -52,6 +53,31 @@ pub fn worker_round_trips_per_sec(n: u32, now_ms: fn() -> f64) -> f64 {
     f64::from(n) / (elapsed / 1000.0)
 }
 
+/// The stage's cost per frame: a stress run of `n` grants (30% repeats) worked
+/// off event by event, with the picture folded at each of its first `frames`
+/// moments, as the page draws it. Returns (mean ms, longest ms) per fold.
+pub fn stage_frame_ms(n: u32, frames: u32, now_ms: fn() -> f64) -> (f64, f64) {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Stress {
+        account_id: "bench".into(),
+        points: 1,
+        count: n,
+        duplicate_percent: 30,
+    })
+    .expect("a stress run of this size is allowed");
+    let (mut total, mut longest, mut drawn) = (0.0_f64, 0.0_f64, 0_u32);
+    while drawn < frames && lab.skip_to_next().unwrap_or(false) {
+        let start = now_ms();
+        let stage = lab.state().stage();
+        let elapsed = now_ms() - start;
+        assert!(stage.tokens.len() <= 5 * crate::lab::MAX_TOKENS_PER_LANE);
+        total += elapsed;
+        longest = longest.max(elapsed);
+        drawn += 1;
+    }
+    (total / f64::from(drawn.max(1)), longest)
+}
+
 // Only in the benchmark's own build (`--features bench-exports`): the lab's page
 // never calls these, and leaving them out keeps the worker's async plumbing out of
 // the bundle a visitor downloads.
@@ -69,6 +95,13 @@ mod exports {
     #[wasm_bindgen(js_name = benchStoreApplies)]
     pub fn bench_store_applies(n: u32) -> f64 {
         super::store_applies_per_sec(n, now_ms)
+    }
+
+    /// `[mean ms, longest ms]` of the stage's fold per frame of a stress run.
+    #[wasm_bindgen(js_name = benchStageFrames)]
+    pub fn bench_stage_frames(n: u32, frames: u32) -> Vec<f64> {
+        let (mean, longest) = super::stage_frame_ms(n, frames, now_ms);
+        vec![mean, longest]
     }
 
     #[wasm_bindgen(js_name = benchWorkerRoundTrips)]

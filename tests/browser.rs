@@ -705,3 +705,114 @@ async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
     assert_eq!(drawn()[5..], ["panel 3", "panel 3, later part"]);
     root.remove();
 }
+
+/// The stage draws what the queue panel counts: sixteen filled slots, the
+/// producers waiting, the newest callers, and a description that says so.
+#[wasm_bindgen_test]
+async fn the_stage_draws_a_paused_burst_and_describes_it() {
+    let lab = mount(Lang::En).await;
+    lab.toggle_pause().await;
+    lab.click("Burst: 20 grants at once").await;
+    let stage = lab.find("[data-testid=stage]").expect("the stage is drawn");
+    let filled = lab.all("[data-testid=stage-queue-slot][data-attempt]");
+    assert_eq!(filled.len(), 16);
+    assert_eq!(lab.all("[data-testid=stage-queue-slot]").len(), 16);
+    assert_eq!(
+        filled[0].get_attribute("data-process").as_deref(),
+        Some("1")
+    );
+    let callers: Vec<String> = lab
+        .all("[data-testid=stage-caller]")
+        .iter()
+        .map(|c| c.get_attribute("data-state").unwrap())
+        .collect();
+    assert_eq!(callers, ["waiting"; 4]);
+    let waiting = lab.find("[data-testid=stage-waiting]").unwrap();
+    assert_eq!(waiting.text_content().unwrap(), "4 wait for room");
+    let description = lab.find("[data-testid=stage-description]").unwrap();
+    assert!(
+        description
+            .text_content()
+            .unwrap()
+            .starts_with("Process 1 running: 16 of 16 queued, 4 waiting for room"),
+        "{:?}",
+        description.text_content()
+    );
+    assert_eq!(
+        stage.get_attribute("aria-describedby").as_deref(),
+        Some("stage-description")
+    );
+}
+
+/// A crash between the two writes of a store that writes the balance first:
+/// the process that crashed is drawn dark beside the new one, and the durable
+/// store is marked with the one table written.
+#[wasm_bindgen_test]
+async fn the_stage_shows_a_crash_between_writes() {
+    let mut start = Lab::new();
+    start
+        .dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
+        .unwrap();
+    start
+        .dispatch(Action::SetCrashPoint {
+            point: Some(CrashPoint::BetweenWrites),
+        })
+        .unwrap();
+    let lab = mount_with(Lang::En, Some(start)).await;
+    lab.act("Send").await;
+    let states: Vec<(String, String)> = lab
+        .all("[data-testid=stage-process]")
+        .iter()
+        .map(|p| {
+            (
+                p.get_attribute("data-process").unwrap(),
+                p.get_attribute("data-state").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("2".to_string(), "running".to_string()),
+            ("1".to_string(), "crashed".to_string())
+        ]
+    );
+    let store = lab
+        .find("[data-testid=stage-store][data-kind=durable]")
+        .expect("the durable store is drawn");
+    let mark = lab.find("[data-testid=stage-store-mark]").unwrap();
+    assert_eq!(
+        mark.get_attribute("data-mark").as_deref(),
+        Some("torn-write")
+    );
+    assert!(store.text_content().unwrap().contains("account-7100"));
+    let caller = lab.find("[data-testid=stage-caller]").unwrap();
+    assert_eq!(
+        caller.get_attribute("data-mark").as_deref(),
+        Some("process-ended")
+    );
+}
+
+/// A click on a caller brings its row of the timeline into view and focus.
+#[wasm_bindgen_test]
+async fn a_caller_on_the_stage_leads_to_its_timeline_row() {
+    let lab = mount(Lang::En).await;
+    lab.act("Send").await;
+    lab.act("Retry (same key)").await;
+    let caller: HtmlElement = lab
+        .find("[data-testid=stage-caller][data-attempt='1']")
+        .unwrap()
+        .unchecked_into();
+    caller.click();
+    for _ in 0..50 {
+        TimeoutFuture::new(10).await;
+        let focused = document().active_element();
+        if let Some(row) =
+            focused.filter(|e| e.get_attribute("data-testid").as_deref() == Some("timeline-row"))
+        {
+            assert_eq!(row.get_attribute("data-attempt").as_deref(), Some("1"));
+            return;
+        }
+    }
+    panic!("the row never took the focus");
+}

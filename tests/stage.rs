@@ -4,6 +4,7 @@
 //! tokens along the arrows, and the marks of what went wrong.
 
 use idempotency_lab::core::{CrashPoint, InFlightPolicy, RetryPolicy, Table};
+use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{
     Action, CallerMark, CallerState, Lab, Lane, ProcessState, Setting, StoreKind, StoreMark,
     TokenKind, GHOST_MS, MAX_CALLERS, MAX_TOKENS_PER_LANE, TRAVEL_MS,
@@ -136,7 +137,7 @@ fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_calle
     assert_eq!(stage.callers.len(), MAX_CALLERS);
     assert_eq!(
         stage.callers.iter().map(|c| c.attempt).collect::<Vec<_>>(),
-        (15..=20).collect::<Vec<_>>(),
+        (17..=20).collect::<Vec<_>>(),
         "the newest, oldest of them first"
     );
     assert_eq!(stage.more_waiting, 20 - MAX_CALLERS);
@@ -146,6 +147,12 @@ fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_calle
         .filter(|t| t.kind == TokenKind::Request)
         .count();
     assert_eq!(requests, MAX_TOKENS_PER_LANE);
+    let ranks: Vec<usize> = stage.tokens.iter().map(|t| t.rank).collect();
+    assert_eq!(
+        ranks,
+        (0..MAX_TOKENS_PER_LANE).collect::<Vec<_>>(),
+        "a train, not a pile"
+    );
     let counted = &stage.lane_counts[0];
     assert_eq!(
         (counted.lane, counted.kind, counted.more),
@@ -365,5 +372,117 @@ fn a_refused_request_and_a_duplicate_in_flight_are_marked_on_their_callers() {
         let stage = lab.state().stage();
         assert_eq!(stage.caller(1).unwrap().mark, None);
         assert_eq!(stage.caller(2).unwrap().mark, Some(mark));
+    }
+}
+
+#[test]
+fn the_description_says_what_is_queued_in_hand_and_waiting_in_each_language() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "alice".into(),
+        points: 10,
+        count: 20,
+    })
+    .unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(
+        Lang::En.texts().stage.describe(&stage),
+        "Process 1 running: 16 of 16 queued, 4 waiting for room; the consumer is idle. \
+         Callers shown: 4 waiting, 0 answered, 0 timed out, 0 gave up. \
+         20 messages on their way."
+    );
+    let fa = Lang::Fa.texts().stage.describe(&stage);
+    assert!(
+        fa.starts_with(
+            "فرایند ۱ در حال اجرا: ۱۶ از ۱۶ در صف، ۴ منتظر جای خالی؛ مصرف‌کننده بیکار است."
+        ),
+        "{fa}"
+    );
+
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
+    lab.dispatch(Action::Wait { ms: 150 }).unwrap();
+    let stage = lab.state().stage();
+    let en = Lang::En.texts().stage.describe(&stage);
+    assert!(en.contains("the consumer is applying attempt 2"), "{en}");
+    lab.skip_to_idle().unwrap();
+    lab.dispatch(Action::Restart).unwrap();
+    let en = Lang::En.texts().stage.describe(&lab.state().stage());
+    assert!(
+        en.starts_with("Process 2 running: 0 of 16 queued, 0 waiting for room; the consumer is idle. Process 1 has ended; its queue and memory are gone. Callers shown: 0 waiting, 4 answered"),
+        "{en}"
+    );
+}
+
+#[test]
+fn every_state_and_mark_has_its_words_in_each_language() {
+    for lang in Lang::ALL {
+        let t = lang.texts();
+        let mut said: Vec<&str> = Vec::new();
+        for state in [
+            CallerState::Waiting,
+            CallerState::Answered,
+            CallerState::TimedOut,
+            CallerState::GaveUp,
+        ] {
+            said.push(t.stage.caller_state(state));
+        }
+        for mark in [
+            CallerMark::LostAck,
+            CallerMark::WaitedInProgress,
+            CallerMark::ToldInProgress,
+            CallerMark::Refused,
+            CallerMark::Rejected,
+            CallerMark::ProcessEnded,
+        ] {
+            said.push(t.stage.caller_mark(mark));
+        }
+        for kind in [
+            TokenKind::Request,
+            TokenKind::Ack,
+            TokenKind::LostAck,
+            TokenKind::Redelivery,
+            TokenKind::Email,
+        ] {
+            said.push(t.stage.token(kind));
+        }
+        for state in [
+            ProcessState::Running,
+            ProcessState::Crashed,
+            ProcessState::Ended,
+        ] {
+            said.push(t.stage.process_state(state));
+        }
+        said.extend(t.stage.other_marks().map(|(_, text)| text));
+        let distinct: std::collections::BTreeSet<&str> = said.iter().copied().collect();
+        assert_eq!(
+            distinct.len(),
+            said.len(),
+            "{lang:?}: each is told apart: {said:?}"
+        );
+        let marks = [
+            StoreMark::TornWrite {
+                attempt: 1,
+                wrote: Table::Balance,
+            },
+            StoreMark::TornWrite {
+                attempt: 1,
+                wrote: Table::Receipt,
+            },
+            StoreMark::Conflict { attempt: 3 },
+            StoreMark::Expired { count: 2 },
+        ]
+        .map(|m| t.stage.store_mark(&m));
+        assert_ne!(marks[0], marks[1]);
+        assert!(
+            marks[2].contains(if lang == Lang::En { "3" } else { "۳" }),
+            "{}",
+            marks[2]
+        );
+        assert!(
+            marks[3].contains(if lang == Lang::En { "2 receipts" } else { "۲" }),
+            "{}",
+            marks[3]
+        );
     }
 }

@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use idempotency_lab::i18n::{
-    language_file, placeholders, Arg, Catalog, CatalogError, Lang, WalkWords, Words, LANGUAGES,
+    language_file, placeholders, Arg, Catalog, CatalogError, Lang, StageWords, WalkWords, Words,
+    LANGUAGES,
 };
 
 fn catalog(lang: Lang) -> Catalog {
@@ -33,9 +34,10 @@ fn keys_in_code() -> BTreeSet<String> {
     let mut keys: BTreeSet<String> = Words::KEYS
         .iter()
         .chain(WalkWords::KEYS)
+        .chain(StageWords::KEYS)
         .map(|k| k.to_string())
         .collect();
-    for file in ["texts.rs", "walk.rs", "catalog.rs"] {
+    for file in ["texts.rs", "walk.rs", "stage.rs", "catalog.rs"] {
         let source = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
         let mut rest = source.as_str();
         while let Some(open) = rest.find('"') {

@@ -9,11 +9,13 @@
 mod catalog;
 mod declare;
 mod languages;
+mod stage;
 mod texts;
 mod walk;
 
 pub use catalog::{placeholders, Arg, Catalog, CatalogError, Message, PluralRule};
 pub use languages::{Lang, LanguageInfo, LANGUAGES};
+pub use stage::{StageTexts, StageWords};
 pub use texts::{Texts, Words};
 pub use walk::{WalkTexts, WalkWords};
 

@@ -7,6 +7,7 @@ use std::ops::Deref;
 
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
+use super::stage::StageTexts;
 use super::walk::WalkTexts;
 use super::Lang;
 use crate::core::{
@@ -57,6 +58,7 @@ pub struct Texts {
     catalog: &'static Catalog,
     words: Words,
     pub walk: WalkTexts,
+    pub stage: StageTexts,
 }
 
 impl Deref for Texts {
@@ -80,6 +82,7 @@ impl Texts {
             catalog,
             words: Words::read(catalog),
             walk: WalkTexts::new(catalog),
+            stage: StageTexts::new(catalog),
         }
     }
 

@@ -17,7 +17,7 @@ pub const GHOST_MS: Millis = 5_000;
 /// How long a mark on a store (a conflict, a torn write, an expiry) stays drawn.
 pub const STORE_MARK_MS: Millis = 5_000;
 /// Callers drawn at most: the newest.
-pub const MAX_CALLERS: usize = 6;
+pub const MAX_CALLERS: usize = 4;
 /// Tokens drawn at most on one lane; the rest are counted on the arrow.
 pub const MAX_TOKENS_PER_LANE: usize = 6;
 /// Rows drawn at most in a store's tables; the rest are counted.
@@ -229,6 +229,9 @@ pub enum Lane {
 /// Something on its way along an arrow.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Token {
+    /// The event that sent it on its way, by its place in the log: tells
+    /// tokens apart (two emails of one instant have no attempt).
+    pub event: usize,
     pub attempt: Option<AttemptId>,
     pub kind: TokenKind,
     pub lane: Lane,
@@ -237,6 +240,9 @@ pub struct Token {
     /// How far along its way it is now: 0 where it starts, 1 where it arrives
     /// (a lost acknowledgement never gets past the middle).
     pub progress: f64,
+    /// Its place in a train of tokens of its kind that left its lane at the same
+    /// moment (0 leads): drawn one behind the other rather than on top.
+    pub rank: usize,
 }
 
 /// Tokens on one lane beyond those drawn.
@@ -559,10 +565,11 @@ pub fn tokens(
     let mut counts: Vec<LaneCount> = Vec::new();
     let recent = log
         .iter()
+        .enumerate()
         .rev()
         .take(SCAN_LIMIT)
-        .take_while(|e| e.at + TRAVEL_MS > now);
-    for event in recent {
+        .take_while(|(_, e)| e.at + TRAVEL_MS > now);
+    for (index, event) in recent {
         let Some((kind, attempt, lane)) = token_of(event, &process_of) else {
             continue;
         };
@@ -588,14 +595,23 @@ pub fn tokens(
             travelled.min(1.0)
         };
         tokens.push(Token {
+            event: index,
             attempt,
             kind,
             lane,
             at: event.at,
             progress,
+            rank: 0,
         });
     }
     tokens.reverse();
+    for i in 0..tokens.len() {
+        let (lane, kind, at) = (tokens[i].lane, tokens[i].kind, tokens[i].at);
+        tokens[i].rank = tokens[..i]
+            .iter()
+            .filter(|t| t.lane == lane && t.kind == kind && t.at == at)
+            .count();
+    }
     counts.sort_by_key(|c| (c.lane, c.kind));
     (tokens, counts)
 }

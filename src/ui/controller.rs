@@ -60,6 +60,16 @@ impl Speed {
         }
     }
 
+    /// How long `virtual_ms` of the world's time lasts on the wall clock at
+    /// this speed (stopped: as at normal speed, for a picture held still).
+    pub fn real_ms(self, virtual_ms: f64) -> f64 {
+        let quarters = match self.quarters() {
+            0 => 4,
+            q => q,
+        };
+        virtual_ms * 4.0 / f64::from(quarters)
+    }
+
     /// The option's value and its label ("1x"), the same in every language.
     pub fn code(self) -> &'static str {
         match self {

@@ -11,6 +11,8 @@ mod queue_view;
 mod request_form;
 mod retry_view;
 mod share_view;
+#[cfg(not(feature = "no-stage"))]
+mod stage_view;
 mod startup;
 mod storage_view;
 mod store_view;
@@ -37,6 +39,8 @@ use invariant_view::InvariantView;
 use queue_view::QueueView;
 use request_form::RequestForm;
 use share_view::ShareView;
+#[cfg(not(feature = "no-stage"))]
+use stage_view::StageView;
 use startup::next_task;
 use storage_view::StorageView;
 use store_view::StoreView;
@@ -311,6 +315,7 @@ pub fn App(
                     <Show when=mounted(10)><StoreView ctl=ctl /></Show>
                 </div>
                 <div class="column wide">
+                    <Show when=mounted(3)>{stage_panel(ctl, reveal)}</Show>
                     // The promises first: seen on the first screen beside the
                     // buttons that break them, and named by the timeline's rows.
                     <Show when=mounted(3)><InvariantView ctl=ctl reveal=reveal /></Show>
@@ -323,6 +328,16 @@ pub fn App(
         {notice}
     }
 }
+
+/// The world drawn as one picture.
+#[cfg(not(feature = "no-stage"))]
+fn stage_panel(ctl: Controller, reveal: RwSignal<Option<crate::lab::AttemptId>>) -> impl IntoView {
+    view! { <StageView ctl=ctl reveal=reveal /> }
+}
+
+/// The benchmark's build without the stage, to measure the bytes it adds.
+#[cfg(feature = "no-stage")]
+fn stage_panel(_: Controller, _: RwSignal<Option<crate::lab::AttemptId>>) -> impl IntoView {}
 
 /// Carries out one of the article's four steps above the sandbox. The first
 /// starts from a fresh lab, so the numbers come out as the article writes them;

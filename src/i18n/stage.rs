@@ -1,0 +1,199 @@
+//! The stage's words (keys `stage.*` in `texts/<tag>.json`): the parts of the
+//! picture, the states and marks its legend names, and the short description
+//! a screen reader hears.
+
+use std::ops::Deref;
+
+use super::catalog::{Arg, Catalog};
+use super::declare::words;
+use crate::core::{PointWorker, Table};
+use crate::lab::{CallerMark, CallerState, ProcessState, Stage, StoreMark, TokenKind};
+
+words!(
+    /// The stage's messages that take no value.
+    StageWords, "stage." {
+    title, legend, callers, no_callers, queue, consumer, memory, durable, balances, receipts,
+    naive, outbox, relay, handler, mail, in_progress, empty,
+});
+
+pub struct StageTexts {
+    catalog: &'static Catalog,
+    words: StageWords,
+}
+
+impl Deref for StageTexts {
+    type Target = StageWords;
+
+    fn deref(&self) -> &StageWords {
+        &self.words
+    }
+}
+
+fn count(n: usize) -> Arg<'static> {
+    Arg::Count(n as u64)
+}
+
+impl StageTexts {
+    pub(super) fn new(catalog: &'static Catalog) -> StageTexts {
+        StageTexts {
+            catalog,
+            words: StageWords::read(catalog),
+        }
+    }
+
+    fn word(&self, key: &'static str) -> &'static str {
+        self.catalog.word(key)
+    }
+
+    fn say(&self, key: &str, args: &[(&str, Arg)]) -> String {
+        self.catalog.say(key, args)
+    }
+
+    pub fn caller_state(&self, state: CallerState) -> &'static str {
+        self.word(match state {
+            CallerState::Waiting => "stage.state.waiting",
+            CallerState::Answered => "stage.state.answered",
+            CallerState::TimedOut => "stage.state.timed_out",
+            CallerState::GaveUp => "stage.state.gave_up",
+        })
+    }
+
+    pub fn process_state(&self, state: ProcessState) -> &'static str {
+        self.word(match state {
+            ProcessState::Running => "stage.process.running",
+            ProcessState::Crashed => "stage.process.crashed",
+            ProcessState::Ended => "stage.process.ended",
+        })
+    }
+
+    pub fn token(&self, kind: TokenKind) -> &'static str {
+        self.word(match kind {
+            TokenKind::Request => "stage.token.request",
+            TokenKind::Ack => "stage.token.ack",
+            TokenKind::LostAck => "stage.token.lost_ack",
+            TokenKind::Redelivery => "stage.token.redelivery",
+            TokenKind::Email => "stage.token.email",
+        })
+    }
+
+    pub fn caller_mark(&self, mark: CallerMark) -> &'static str {
+        self.word(match mark {
+            CallerMark::LostAck => "stage.mark.lost_ack",
+            CallerMark::WaitedInProgress => "stage.mark.waited_in_progress",
+            CallerMark::ToldInProgress => "stage.mark.told_in_progress",
+            CallerMark::Refused => "stage.mark.refused",
+            CallerMark::Rejected => "stage.mark.rejected",
+            CallerMark::ProcessEnded => "stage.mark.process_ended",
+        })
+    }
+
+    /// The legend's names of the marks that are not a caller's: a deadline that
+    /// passed, a crash, a torn write, a conflict, an expiry, a second email.
+    pub fn other_marks(&self) -> [(&'static str, &'static str); 6] {
+        [
+            ("timed-out", "stage.mark.timed_out"),
+            ("crashed", "stage.mark.crashed"),
+            ("torn-write", "stage.mark.torn_write"),
+            ("conflict", "stage.mark.conflict"),
+            ("expired", "stage.mark.expired"),
+            ("second-email", "stage.mark.second_email"),
+        ]
+        .map(|(code, key)| (code, self.word(key)))
+    }
+
+    pub fn store_mark(&self, mark: &StoreMark) -> String {
+        match mark {
+            StoreMark::TornWrite {
+                wrote: Table::Balance,
+                ..
+            } => self.word("stage.torn.balance").to_string(),
+            StoreMark::TornWrite {
+                wrote: Table::Receipt,
+                ..
+            } => self.word("stage.torn.receipt").to_string(),
+            StoreMark::Conflict { attempt } => {
+                self.say("stage.conflict", &[("n", Arg::Count(*attempt))])
+            }
+            StoreMark::Expired { count: n } => {
+                self.say("stage.expired", &[("n", Arg::Count(u64::from(*n)))])
+            }
+        }
+    }
+
+    pub fn more_waiting(&self, n: usize) -> String {
+        self.say("stage.more_waiting", &[("n", count(n))])
+    }
+
+    /// Tokens on a lane beyond those drawn.
+    pub fn lane_more(&self, n: usize) -> String {
+        self.say("stage.lane_more", &[("n", count(n))])
+    }
+
+    /// Rows of a store's table beyond those drawn.
+    pub fn more_rows(&self, n: usize) -> String {
+        self.say("stage.more_rows", &[("n", count(n))])
+    }
+
+    pub fn tries(&self, n: u32) -> String {
+        self.say("stage.tries", &[("n", count(n as usize))])
+    }
+
+    pub fn waiting_room(&self, n: usize) -> String {
+        self.say("stage.waiting_room", &[("n", count(n))])
+    }
+
+    pub fn inbox(&self, n: usize) -> String {
+        self.say("stage.inbox", &[("n", count(n))])
+    }
+
+    pub fn pending(&self, n: usize) -> String {
+        self.say("stage.pending", &[("n", count(n))])
+    }
+
+    pub fn emailed_twice(&self, n: usize) -> String {
+        self.say("stage.emailed_twice", &[("n", count(n))])
+    }
+
+    /// What a screen reader hears of the picture: each process, the callers
+    /// drawn, and what is on its way.
+    pub fn describe(&self, stage: &Stage) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for p in &stage.processes {
+            if p.state != ProcessState::Running {
+                parts.push(self.say("stage.describe.gone", &[("n", count(p.process as usize))]));
+                continue;
+            }
+            let hand = match p.in_hand {
+                Some(a) => self.say("stage.describe.hand", &[("a", Arg::Count(a))]),
+                None => self.word("stage.describe.idle").to_string(),
+            };
+            parts.push(self.say(
+                "stage.describe.process",
+                &[
+                    ("n", count(p.process as usize)),
+                    ("queued", count(p.queue.len())),
+                    ("cap", count(PointWorker::CAPACITY)),
+                    ("waiting", count(p.waiting)),
+                    ("hand", Arg::Text(hand)),
+                ],
+            ));
+        }
+        if stage.callers.is_empty() {
+            parts.push(self.no_callers.to_string());
+        } else {
+            parts.push(self.say(
+                "stage.describe.callers",
+                &[
+                    ("waiting", count(stage.callers_in(CallerState::Waiting))),
+                    ("answered", count(stage.callers_in(CallerState::Answered))),
+                    ("timed_out", count(stage.callers_in(CallerState::TimedOut))),
+                    ("gave_up", count(stage.callers_in(CallerState::GaveUp))),
+                ],
+            ));
+        }
+        let moving = stage.tokens.iter().filter(|t| t.progress < 1.0).count()
+            + stage.lane_counts.iter().map(|c| c.more).sum::<usize>();
+        parts.push(self.say("stage.describe.moving", &[("n", count(moving))]));
+        parts.join(". ") + "."
+    }
+}

@@ -1,0 +1,487 @@
+//! The stage: the world drawn as one picture, read from the lab's `Stage` (a
+//! fold of the world's log at the world's time). Callers stand at the start of
+//! each process's lane, the process at its end; tokens travel the lanes. The
+//! layout uses logical sides only, so a right-to-left page mirrors the flow.
+
+use leptos::prelude::*;
+
+use crate::core::PointWorker;
+use crate::lab::{
+    visible, AttemptId, Lane, ProcessState, Stage, StageCaller, StageProcess, StoreTables, Token,
+    TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+};
+
+use super::controller::{Controller, Speed};
+
+/// The glyph drawn for each kind of token (its name is in the legend and its
+/// label).
+fn token_glyph(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Request => "●",
+        TokenKind::Ack => "✓",
+        TokenKind::LostAck => "✕",
+        TokenKind::Redelivery => "◆",
+        TokenKind::Email => "✉",
+    }
+}
+
+#[component]
+pub fn StageView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let stage = Memo::new(move |_| ctl.lab.with(|lab| lab.state().stage()));
+    let description = Memo::new(move |_| stage.with(|s| texts().stage.describe(s)));
+    // Held still while the clock is stopped; moving only while it runs.
+    let frozen = move || ctl.speed.get() == Speed::Paused && !ctl.skipping.get();
+    let callers = Memo::new(move |_| stage.with(|s| (s.callers.clone(), s.more_waiting)));
+    let processes = Memo::new(move |_| stage.with(|s| s.processes.clone()));
+
+    view! {
+        <section
+            class="panel stage"
+            class:frozen=frozen
+            data-testid="stage"
+            aria-labelledby="stage-title"
+            aria-describedby="stage-description"
+        >
+            <h2 id="stage-title" class="stage-title">{move || texts().stage.title}</h2>
+            <div class="stage-body">
+                <div class="stage-callers" role="group" aria-label=move || texts().stage.callers>
+                    <p class="stage-part-title">{move || texts().stage.callers}</p>
+                    {move || {
+                        let (drawn, more) = callers.get();
+                        if drawn.is_empty() {
+                            return view! { <p class="stage-none">{texts().stage.no_callers}</p> }.into_any();
+                        }
+                        view! {
+                            <ul class="stage-caller-list">
+                                {drawn.into_iter().map(|c| view! { <CallerFigure ctl=ctl caller=c reveal=reveal /> }).collect_view()}
+                            </ul>
+                            {(more > 0).then(|| view! { <p class="stage-more">{texts().stage.more_waiting(more)}</p> })}
+                        }
+                        .into_any()
+                    }}
+                </div>
+                <div class="stage-processes">
+                    <For
+                        each=move || processes.get()
+                        key=|p| (p.process, p.state.code())
+                        children=move |p: StageProcess| {
+                            let number = p.process;
+                            let current = Memo::new(move |_| {
+                                stage.with(|s| s.processes.iter().find(|q| q.process == number).cloned())
+                            });
+                            view! { <ProcessRow ctl=ctl stage=stage process=current reveal=reveal /> }
+                        }
+                    />
+                </div>
+                <StoresView ctl=ctl stage=stage reveal=reveal />
+            </div>
+            <Legend ctl=ctl />
+            <p id="stage-description" class="visually-hidden" data-testid="stage-description">
+                {move || description.get()}
+            </p>
+        </section>
+    }
+}
+
+/// One caller: who it calls for, its state, what went wrong, and while it
+/// waits, a bar of the time it has left.
+#[component]
+fn CallerFigure(
+    ctl: Controller,
+    caller: StageCaller,
+    reveal: RwSignal<Option<AttemptId>>,
+) -> impl IntoView {
+    let t = ctl.lang.get_untracked().texts();
+    let attempt = caller.attempt;
+    let state_text = t.stage.caller_state(caller.state);
+    let mark = caller.mark.map(|m| (m.code(), t.stage.caller_mark(m)));
+    let tries = (caller.tries > 1).then(|| t.stage.tries(caller.tries));
+    // Its text is its name: what a reader sees is what a screen reader says.
+    view! {
+        <li class="stage-caller-item">
+            <button
+                class="stage-caller"
+                data-testid="stage-caller"
+                data-attempt=attempt
+                data-process=caller.process
+                data-state=caller.state.code()
+                data-mark=mark.map(|(code, _)| code)
+                on:click=move |_| reveal.set(Some(attempt))
+            >
+                <span class="caller-head">
+                    <span class="caller-id">"#" {attempt}</span>
+                    " "
+                    <bdi dir="ltr" class="caller-who">{visible(&caller.account_id).into_owned()}</bdi>
+                    " "
+                    <bdi dir="ltr" class="caller-points">"+" {caller.points}</bdi>
+                </span>
+                <span class="caller-state">
+                    <bdi dir="ltr" class="caller-key">{visible(&caller.key).into_owned()}</bdi>
+                    " · " {state_text}
+                    {tries.map(|t| view! { " · " {t} })}
+                    {mark.map(|(code, text)| view! { " " <span class=format!("mark mark-{code}")>{text}</span> })}
+                </span>
+                {caller.time_left.map(|left| {
+                    view! {
+                        <span class="deadline" aria-hidden="true">
+                            <span class="deadline-left" style:--left=format!("{left:.3}")></span>
+                        </span>
+                    }
+                })}
+            </button>
+        </li>
+    }
+}
+
+/// One process's row: its lane (the arrow from the callers, with the tokens on
+/// their way) and its box (queue, consumer, memory).
+#[component]
+fn ProcessRow(
+    ctl: Controller,
+    stage: Memo<Stage>,
+    process: Memo<Option<StageProcess>>,
+    reveal: RwSignal<Option<AttemptId>>,
+) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let number = process.with_untracked(|p| p.as_ref().map_or(0, |p| p.process));
+    let running =
+        process.with_untracked(|p| p.as_ref().is_some_and(|p| p.state == ProcessState::Running));
+    let state = move || process.with(|p| p.as_ref().map_or(ProcessState::Ended, |p| p.state));
+    let queue = Memo::new(move |_| {
+        process.with(|p| p.as_ref().map(|p| p.queue.clone()).unwrap_or_default())
+    });
+    let in_hand = Memo::new(move |_| process.with(|p| p.as_ref().and_then(|p| p.in_hand)));
+    let waiting = Memo::new(move |_| process.with(|p| p.as_ref().map_or(0, |p| p.waiting)));
+    let memory = Memo::new(move |_| process.with(|p| p.as_ref().and_then(|p| p.memory.clone())));
+    let in_progress = Memo::new(move |_| {
+        process.with(|p| {
+            p.as_ref()
+                .map(|p| p.in_progress.clone())
+                .unwrap_or_default()
+        })
+    });
+    let slots = move || {
+        let queue = queue.get();
+        (0..PointWorker::CAPACITY)
+            .map(|i| {
+                let attempt = queue.get(i).copied();
+                view! {
+                    <li
+                        class="stage-slot"
+                        class:filled=attempt.is_some()
+                        data-testid="stage-queue-slot"
+                        data-process=number
+                        data-attempt=attempt
+                    >
+                        {attempt.map(|a| view! { <span class="visually-hidden">{texts().attempt_number(a)}</span> })}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="stage-row" data-process=number>
+            {running.then(|| view! { <LaneView ctl=ctl stage=stage lane=Lane::Process(number) reveal=reveal /> })}
+            <div
+                class="stage-process"
+                data-testid="stage-process"
+                data-process=number
+                data-state=move || state().code()
+                role="group"
+                aria-label=move || format!("{}: {}", texts().process_heading(number), texts().stage.process_state(state()))
+            >
+                <p class="stage-part-title">
+                    {move || texts().process_heading(number)}
+                    {move || (state() != ProcessState::Running).then(|| view! {
+                        <span class=format!("mark mark-{}", state().code())>{texts().stage.process_state(state())}</span>
+                    })}
+                </p>
+                <div class="stage-line">
+                    <ol class="stage-queue" aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)>
+                        {slots}
+                    </ol>
+                    <span
+                        class="stage-consumer"
+                        class:busy=move || in_hand.with(Option::is_some)
+                        data-testid="stage-consumer"
+                        data-process=number
+                        data-attempt=move || in_hand.get()
+                    >
+                        <span aria-hidden="true">"⚙"</span>
+                        {move || match in_hand.get() {
+                            Some(a) => format!("{} #{a}", texts().stage.consumer),
+                            None => texts().stage.consumer.to_string(),
+                        }}
+                    </span>
+                </div>
+                {move || (waiting.get() > 0).then(|| view! {
+                    <p class="stage-waiting" data-testid="stage-waiting" data-process=number>{texts().stage.waiting_room(waiting.get())}</p>
+                })}
+                {move || (!in_progress.with(Vec::is_empty)).then(|| view! {
+                    <p class="stage-in-progress" data-process=number>
+                        {texts().stage.in_progress} ": "
+                        {in_progress.get().iter().map(|a| format!("#{a}")).collect::<Vec<_>>().join(" ")}
+                    </p>
+                })}
+                {move || memory.get().map(|tables| view! {
+                    <div class="stage-store memory" data-testid="stage-store" data-kind="memory" data-process=number role="group" aria-label=texts().stage.memory>
+                        <p class="stage-sub-title">{texts().stage.memory}</p>
+                        <Tables ctl=ctl tables=tables />
+                    </div>
+                })}
+            </div>
+        </div>
+    }
+}
+
+/// A lane: the arrow between the callers and a process, or the mail's arrow,
+/// with the tokens on their way and a count of those not drawn.
+#[component]
+fn LaneView(
+    ctl: Controller,
+    stage: Memo<Stage>,
+    lane: Lane,
+    reveal: RwSignal<Option<AttemptId>>,
+) -> impl IntoView {
+    let tokens = Memo::new(move |_| {
+        stage.with(|s| {
+            s.tokens
+                .iter()
+                .filter(|t| t.lane == lane)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let more = Memo::new(move |_| {
+        stage.with(|s| {
+            s.lane_counts
+                .iter()
+                .filter(|c| c.lane == lane)
+                .map(|c| c.more)
+                .sum::<usize>()
+        })
+    });
+    let lane_code = match lane {
+        Lane::Process(n) => format!("process-{n}"),
+        Lane::Mail => "mail".to_string(),
+    };
+    view! {
+        <div class="stage-lane" data-lane=lane_code>
+            <span class="lane-arrow" aria-hidden="true"></span>
+            <For
+                each=move || tokens.get()
+                key=|t| t.event
+                children=move |t: Token| {
+                    let event = t.event;
+                    let progress = Memo::new(move |_| {
+                        tokens.with(|ts| ts.iter().find(|x| x.event == event).map_or(1.0, |x| x.progress))
+                    });
+                    view! { <TokenView ctl=ctl token=t progress=progress reveal=reveal /> }
+                }
+            />
+            {move || (more.get() > 0).then(|| view! {
+                <span class="lane-more" data-testid="stage-lane-more">{ctl.lang.get().texts().stage.lane_more(more.get())}</span>
+            })}
+        </div>
+    }
+}
+
+/// A token on its way. It is drawn where the world's clock puts it, and a CSS
+/// animation carries it to its end at the clock's pace, so it arrives even
+/// when the world falls idle the moment it leaves. Reduced motion: placed, not moved.
+#[component]
+fn TokenView(
+    ctl: Controller,
+    token: Token,
+    progress: Memo<f64>,
+    reveal: RwSignal<Option<AttemptId>>,
+) -> impl IntoView {
+    let t = ctl.lang.get_untracked().texts();
+    let kind = token.kind;
+    let end = if kind == TokenKind::LostAck { 0.5 } else { 1.0 };
+    let from = token.progress.min(end);
+    let left = (end - from).max(0.0) * TRAVEL_MS as f64;
+    let duration = ctl.speed.get_untracked().real_ms(left);
+    let name = t.stage.token(kind);
+    let label = match token.attempt {
+        Some(a) => format!("{name}: {}", t.attempt_number(a)),
+        None => name.to_string(),
+    };
+    let attempt = token.attempt;
+    view! {
+        // A picture, not a control: tokens come and go in a moment and may
+        // overlap. A click still leads to the row; the keyboard's way there is
+        // the caller.
+        <span
+            role="img"
+            class=format!("stage-token token-{}", kind.code())
+            class:back=kind.goes_back()
+            data-testid="stage-token"
+            data-kind=kind.code()
+            data-attempt=attempt
+            data-progress=move || format!("{:.2}", progress.get())
+            style:--from=format!("{from:.3}")
+            style:--to=end.to_string()
+            style:--travel=format!("{duration:.0}ms")
+            style:--rank=token.rank.min(MAX_TOKENS_PER_LANE).to_string()
+            style:--p=move || format!("{:.3}", progress.get())
+            aria-label=label
+            on:click=move |_| {
+                if let Some(a) = attempt {
+                    reveal.set(Some(a));
+                }
+            }
+        >
+            <span aria-hidden="true">{token_glyph(kind)}</span>
+        </span>
+    }
+}
+
+/// A store's two tables, as far as the picture draws them: the first balances,
+/// the newest receipts, and how many more of each.
+#[component]
+fn Tables(ctl: Controller, tables: StoreTables) -> impl IntoView {
+    let t = ctl.lang.get_untracked().texts();
+    let more_accounts = tables.accounts.saturating_sub(tables.balances.len());
+    let more_receipts = tables.receipt_count.saturating_sub(tables.receipts.len());
+    view! {
+        <div class="stage-tables">
+            <div class="stage-table">
+                <span class="table-name">{t.stage.balances}</span>
+                <dl class="stage-balances" data-testid="stage-balances">
+                    {tables.balances.iter().map(|(account, balance)| view! {
+                        <div class="stage-balance" data-account=account.clone() data-balance=*balance>
+                            <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
+                            <dd><bdi dir="ltr">{*balance}</bdi></dd>
+                        </div>
+                    }).collect_view()}
+                </dl>
+                {(tables.accounts == 0).then(|| view! { <span class="stage-none">{t.stage.empty}</span> })}
+                {(more_accounts > 0).then(|| view! { <span class="stage-more">{t.stage.more_rows(more_accounts)}</span> })}
+            </div>
+            <div class="stage-table">
+                <span class="table-name">{t.stage.receipts}</span>
+                <ul class="stage-receipts" data-testid="stage-receipts" data-count=tables.receipt_count>
+                    {tables.receipts.iter().map(|(account, key, points)| view! {
+                        <li class="stage-receipt" data-account=account.clone() data-key=key.clone()>
+                            <bdi dir="ltr">{visible(account).into_owned()} " · " {visible(key).into_owned()} " · +" {*points}</bdi>
+                        </li>
+                    }).collect_view()}
+                    {(tables.receipt_count == 0).then(|| view! { <li class="stage-none">{t.stage.empty}</li> })}
+                    {(more_receipts > 0).then(|| view! { <li class="stage-more">{t.stage.more_rows(more_receipts)}</li> })}
+                </ul>
+            </div>
+        </div>
+    }
+}
+
+/// What lies beyond the processes: the durable store, the naive worker beside,
+/// and the confirmation emails' way to the inbox.
+#[component]
+fn StoresView(
+    ctl: Controller,
+    stage: Memo<Stage>,
+    reveal: RwSignal<Option<AttemptId>>,
+) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let durable = Memo::new(move |_| stage.with(|s| s.durable.clone()));
+    let naive = Memo::new(move |_| stage.with(|s| s.naive.clone()));
+    let mail = Memo::new(move |_| stage.with(|s| s.mail.clone()));
+    view! {
+        <div class="stage-side">
+            {move || durable.get().map(|d| {
+                let t = texts();
+                view! {
+                    <div class="stage-store durable" data-testid="stage-store" data-kind="durable" role="group" aria-label=t.stage.durable>
+                        <p class="stage-part-title">{t.stage.durable}</p>
+                        <Tables ctl=ctl tables=d.tables.clone() />
+                        {(!d.in_progress.is_empty()).then(|| view! {
+                            <p class="stage-in-progress">
+                                {t.stage.in_progress} ": "
+                                {d.in_progress.iter().map(|a| format!("#{a}")).collect::<Vec<_>>().join(" ")}
+                            </p>
+                        })}
+                        {d.marks.iter().map(|m| view! {
+                            <p class=format!("mark mark-{}", m.code()) data-testid="stage-store-mark" data-mark=m.code()>
+                                {t.stage.store_mark(m)}
+                            </p>
+                        }).collect_view()}
+                    </div>
+                }
+            })}
+            {move || naive.get().map(|balances| {
+                let t = texts();
+                view! {
+                    <div class="stage-naive" data-testid="stage-naive" role="group" aria-label=t.stage.naive>
+                        <p class="stage-part-title">{t.stage.naive}</p>
+                        <Tables ctl=ctl tables=StoreTables { accounts: balances.len(), balances, ..Default::default() } />
+                    </div>
+                }
+            })}
+            {move || mail.get().map(|m| {
+                let t = texts();
+                let from = if m.outbox { t.stage.outbox } else { t.stage.handler };
+                view! {
+                    <div class="stage-mail" data-testid="stage-mail" data-delivered=m.delivered data-twice=m.emailed_twice>
+                        <span class="stage-mail-from">
+                            {from}
+                            {m.outbox.then(|| view! { " · " {t.stage.pending(m.pending)} " → " {t.stage.relay} })}
+                        </span>
+                        <LaneView ctl=ctl stage=stage lane=Lane::Mail reveal=reveal />
+                        <span class="stage-mail-to">
+                            {t.stage.mail} ": " {t.stage.inbox(m.delivered)}
+                            {(m.emailed_twice > 0).then(|| view! {
+                                <span class="mark mark-second-email" data-mark="second-email">{t.stage.emailed_twice(m.emailed_twice)}</span>
+                            })}
+                        </span>
+                    </div>
+                }
+            })}
+        </div>
+    }
+}
+
+/// Names every kind of token and mark the stage draws.
+#[component]
+fn Legend(ctl: Controller) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let tokens = [
+        TokenKind::Request,
+        TokenKind::Ack,
+        TokenKind::LostAck,
+        TokenKind::Redelivery,
+        TokenKind::Email,
+    ];
+    let marks = [
+        crate::lab::CallerMark::LostAck,
+        crate::lab::CallerMark::WaitedInProgress,
+        crate::lab::CallerMark::ToldInProgress,
+        crate::lab::CallerMark::Refused,
+        crate::lab::CallerMark::Rejected,
+        crate::lab::CallerMark::ProcessEnded,
+    ];
+    view! {
+        <details class="stage-legend" data-testid="stage-legend">
+            <summary>{move || texts().stage.legend}</summary>
+            <ul>
+                {move || {
+                    let t = texts();
+                    let tokens = tokens.into_iter().map(|k| view! {
+                        <li data-kind=k.code()>
+                            <span class=format!("stage-token still token-{}", k.code()) aria-hidden="true">{token_glyph(k)}</span>
+                            " " {t.stage.token(k)}
+                        </li>
+                    });
+                    let callers = marks.into_iter().map(|m| view! {
+                        <li data-mark=m.code()><span class=format!("mark mark-{}", m.code())>{t.stage.caller_mark(m)}</span></li>
+                    });
+                    let others = t.stage.other_marks().into_iter().map(|(code, text)| view! {
+                        <li data-mark=code><span class=format!("mark mark-{code}")>{text}</span></li>
+                    });
+                    (tokens.collect_view(), callers.collect_view(), others.collect_view())
+                }}
+            </ul>
+        </details>
+    }
+}
