@@ -486,3 +486,28 @@ fn every_state_and_mark_has_its_words_in_each_language() {
         );
     }
 }
+
+#[test]
+fn a_step_that_crashes_thrice_draws_only_the_newest_ghost_of_its_slot() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
+        .unwrap();
+    for key in ["a", "b", "c"] {
+        lab.dispatch(Action::SetCrashPoint {
+            point: Some(CrashPoint::AfterCommit),
+        })
+        .unwrap();
+        send(&mut lab, "alice", key, false);
+        lab.skip_to_idle().unwrap();
+    }
+    let stage = lab.state().stage();
+    let drawn: Vec<_> = stage
+        .processes
+        .iter()
+        .map(|p| (p.process, p.state))
+        .collect();
+    assert_eq!(
+        drawn,
+        [(4, ProcessState::Running), (3, ProcessState::Crashed)]
+    );
+}

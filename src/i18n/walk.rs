@@ -16,7 +16,7 @@ words!(
     pause, pace, keys, shortcuts, keys_title, keys_off, close_keys, predict, answer, check,
     right, wrong, proof, code, deciding, challenge, hint, start_challenge, show_me,
     challenge_pending, challenge_open, leave_challenge, loading, load_failed, done, progress,
-    export_progress, import_progress, progress_imported, forked, challenge_started,
+    export_progress, import_progress, progress_imported, forked, challenge_started, panels,
 });
 
 /// How many single-key shortcuts the walkthrough lists.

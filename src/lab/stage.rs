@@ -479,7 +479,7 @@ fn caller_mark(row: &AttemptRow) -> Option<CallerMark> {
     }
 }
 
-/// Processes that ended lately, newest first: crashed, or stopped.
+/// Processes that ended lately, newest first, one a slot: crashed, or stopped.
 fn ghosts(markers: &[super::timeline::Marker], now: Millis) -> Vec<StageProcess> {
     let mut ghosts = Vec::new();
     let recent = markers.iter().rev().take_while(|m| m.at + GHOST_MS > now);
@@ -493,6 +493,13 @@ fn ghosts(markers: &[super::timeline::Marker], now: Millis) -> Vec<StageProcess>
             _ => {}
         }
     }
+    // One ghost a slot, the newest: a step that crashes thrice shows the last.
+    let mut seen: Vec<Option<Slot>> = Vec::new();
+    ended.retain(|(_, slot)| {
+        let first = !seen.contains(slot);
+        seen.push(*slot);
+        first
+    });
     for (process, slot) in ended {
         let crash_point = crashes
             .iter()

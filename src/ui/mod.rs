@@ -167,6 +167,7 @@ pub fn App(
         }
     });
     Effect::new(move |_| page_env::mark_presenter(walk.presenter.get()));
+    Effect::new(move |_| page_env::mark_walking(walk.open.get()));
     let texts = move || ctl.lang.get().texts();
     // The chart follows the account of the last request.
     let chart_account = Signal::derive(move || {
@@ -294,9 +295,21 @@ pub fn App(
             })}
             // The rest of the page: the panels' frame first, in a task of its own.
             <Show when=mounted(1)>
-            {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
+            // The walkthrough's two parts, the stage and the panels:
+            // style/main.css lays them out for the sandbox, the walkthrough
+            // (one screen) and a phone.
             <ChallengeBanner walk=walk />
-            <div class="columns">
+            <div class="lab-area">
+            {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
+            <Show when=mounted(3)>{stage_panel(ctl, reveal)}</Show>
+            // In the walkthrough these panels scroll inside their own region,
+            // which the keyboard can reach and scroll.
+            <div
+                class="columns"
+                tabindex=move || walk.open.get().then_some("0")
+                role=move || walk.open.get().then_some("region")
+                aria-label=move || walk.open.get().then(|| ctl.lang.get().walk().panels)
+            >
                 // Panels that only grow (the store's receipts) come after the ones
                 // with controls, so a growing table never moves a button. While
                 // the walkthrough runs, the lab shows its script and these
@@ -315,13 +328,13 @@ pub fn App(
                     <Show when=mounted(10)><StoreView ctl=ctl /></Show>
                 </div>
                 <div class="column wide">
-                    <Show when=mounted(3)>{stage_panel(ctl, reveal)}</Show>
                     // The promises first: seen on the first screen beside the
                     // buttons that break them, and named by the timeline's rows.
                     <Show when=mounted(3)><InvariantView ctl=ctl reveal=reveal /></Show>
                     <Show when=mounted(5)><ChartView ctl=ctl account=chart_account /></Show>
                     <Show when=mounted(5)><TimelineView ctl=ctl reveal=reveal /></Show>
                 </div>
+            </div>
             </div>
             </Show>
         </main>

@@ -365,6 +365,17 @@ pub fn reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// The walkthrough is open: the page fits one screen (see `style/main.css`).
+pub fn mark_walking(on: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = if on {
+            root.class_list().add_1("walking")
+        } else {
+            root.class_list().remove_1("walking")
+        };
+    }
+}
+
 /// Presenter mode: larger type, no page chrome (see `style/main.css`).
 pub fn mark_presenter(on: bool) {
     if let Some(root) = document().document_element() {

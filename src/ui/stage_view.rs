@@ -197,24 +197,27 @@ fn ProcessRow(
                         <span class=format!("mark mark-{}", state().code())>{texts().stage.process_state(state())}</span>
                     })}
                 </p>
-                <div class="stage-line">
-                    <ol class="stage-queue" aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)>
-                        {slots}
-                    </ol>
-                    <span
-                        class="stage-consumer"
-                        class:busy=move || in_hand.with(Option::is_some)
-                        data-testid="stage-consumer"
-                        data-process=number
-                        data-attempt=move || in_hand.get()
-                    >
-                        <span aria-hidden="true">"⚙"</span>
-                        {move || match in_hand.get() {
-                            Some(a) => format!("{} #{a}", texts().stage.consumer),
-                            None => texts().stage.consumer.to_string(),
-                        }}
-                    </span>
-                </div>
+                // A process that ended is drawn empty: no queue, no consumer.
+                {running.then(|| view! {
+                    <div class="stage-line">
+                        <ol class="stage-queue" aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)>
+                            {slots}
+                        </ol>
+                        <span
+                            class="stage-consumer"
+                            class:busy=move || in_hand.with(Option::is_some)
+                            data-testid="stage-consumer"
+                            data-process=number
+                            data-attempt=move || in_hand.get()
+                        >
+                            <span aria-hidden="true">"⚙"</span>
+                            {move || match in_hand.get() {
+                                Some(a) => format!("{} #{a}", texts().stage.consumer),
+                                None => texts().stage.consumer.to_string(),
+                            }}
+                        </span>
+                    </div>
+                })}
                 {move || (waiting.get() > 0).then(|| view! {
                     <p class="stage-waiting" data-testid="stage-waiting" data-process=number>{texts().stage.waiting_room(waiting.get())}</p>
                 })}
@@ -402,11 +405,13 @@ fn StoresView(
                                 {d.in_progress.iter().map(|a| format!("#{a}")).collect::<Vec<_>>().join(" ")}
                             </p>
                         })}
-                        {d.marks.iter().map(|m| view! {
+                        // The newest mark, and how many more lately.
+                        {d.marks.last().map(|m| view! {
                             <p class=format!("mark mark-{}", m.code()) data-testid="stage-store-mark" data-mark=m.code()>
                                 {t.stage.store_mark(m)}
+                                {(d.marks.len() > 1).then(|| view! { " · " {t.stage.more_rows(d.marks.len() - 1)} })}
                             </p>
-                        }).collect_view()}
+                        })}
                     </div>
                 }
             })}

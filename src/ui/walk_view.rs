@@ -18,28 +18,35 @@ pub fn WalkPanel(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
     let body = move || match walk.load.get() {
-        None | Some(Load::Loading) => {
-            view! { <p class="walk-loading">{t().loading}</p> }.into_any()
+        None | Some(Load::Loading) => view! {
+            <section class="panel walk walk-main" aria-labelledby="walk-title">
+                <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
+                <p class="walk-loading">{t().loading}</p>
+            </section>
         }
+        .into_any(),
         Some(Load::Failed(message)) => view! {
-            <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p>
-            <div class="buttons">
-                <button on:click=move |_| walk.close()>{move || t().close}</button>
-            </div>
+            <section class="panel walk walk-main" aria-labelledby="walk-title">
+                <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
+                <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p>
+                <div class="buttons">
+                    <button on:click=move |_| walk.close()>{move || t().close}</button>
+                </div>
+            </section>
         }
         .into_any(),
         Some(Load::Ready(_)) => view! { <WalkBody walk=walk /> }.into_any(),
     };
+    // Two parts: where the learner is, the narration and the step's buttons;
+    // then the question and the rest. On a phone the stage stands between them.
     view! {
-        <section
-            class="panel walk"
-            aria-labelledby="walk-title"
+        <div
+            class="walk-column"
             data-testid="walkthrough"
             data-animating=move || walk.animating.get().to_string()
         >
-            <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
             {body}
-        </section>
+        </div>
     }
 }
 
@@ -132,107 +139,113 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     };
 
     view! {
-        <div class="walk-head">
-            <div class="choice walk-section">
-                <label for="walk-scenario">{move || t().section}</label>
-                <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
-                    {options}
-                </select>
+            <section class="panel walk walk-main" aria-labelledby="walk-title">
+                <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
+            <div class="walk-head">
+                <div class="choice walk-section">
+                    <label for="walk-scenario">{move || t().section}</label>
+                    <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                        {options}
+                    </select>
+                </div>
+                <p class="walk-where">
+                    <span class="walk-section-of">
+                        {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
+                    </span>
+                    <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
+                    <span data-testid="step-counter" aria-hidden="true" dir="ltr">
+                        {move || format!("{} / {}", step(), steps())}
+                    </span>
+                </p>
             </div>
-            <p class="walk-where">
-                <span>{move || t().section_of(walk.scenario.get() + 1, scenario_count())}</span>
-                " · "
-                <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
-                <span data-testid="step-counter" aria-hidden="true" dir="ltr">
-                    {move || format!("{} / {}", step(), steps())}
-                </span>
-            </p>
-        </div>
-        <div class="walk-narration" aria-live="polite">
-            <p data-testid="narration">{narration}</p>
-        </div>
-        <CodeView walk=walk />
-        <QuestionView walk=walk />
-        {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
-        <div class="walk-controls" role="group" aria-label=move || t().region>
-            // Off buttons say so with aria-disabled and keep the keyboard focus.
-            <button
-                on:click=move |_| walk.step_back()
-                aria-disabled=move || (walk.step.get() == 0).to_string()
-            >
-                {move || t().previous}
-            </button>
-            <button class="primary" on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
-                {move || t().next}
-            </button>
-            <button on:click=move |_| walk.finish() aria-disabled=move || (!walk.animating.get()).to_string()>
-                {move || t().skip}
-            </button>
-            <button on:click=move |_| walk.restart()>{move || t().restart}</button>
-            <button
-                aria-pressed=move || walk.playing.get().to_string()
-                on:click=move |_| walk.toggle_play()
-                disabled=move || at_end() && !walk.playing.get()
-            >
-                {move || if walk.playing.get() { t().pause } else { t().play }}
-            </button>
-            <div class="choice walk-pace">
-                <label for="walk-pace">{move || t().pace}</label>
-                <select
-                    id="walk-pace"
-                    on:change=move |ev| {
-                        if let Ok(p) = event_target_value(&ev).parse::<usize>() {
-                            walk.pace.set(p.min(2));
-                        }
-                    }
+            <div class="walk-narration" aria-live="polite">
+                <p data-testid="narration">{narration}</p>
+            </div>
+            </section>
+            <div class="walk-controls" role="group" aria-label=move || t().region>
+                // Off buttons say so with aria-disabled and keep the keyboard focus.
+                <button
+                    on:click=move |_| walk.step_back()
+                    aria-disabled=move || (walk.step.get() == 0).to_string()
                 >
-                    {(0..3usize)
-                        .map(|p| {
-                            view! {
-                                <option value=p.to_string() selected=move || walk.pace.get() == p>
-                                    {move || t().paces()[p]}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
+                    {move || t().previous}
+                </button>
+                <button class="primary" on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
+                    {move || t().next}
+                </button>
+                <button on:click=move |_| walk.finish() aria-disabled=move || (!walk.animating.get()).to_string()>
+                    {move || t().skip}
+                </button>
+                <button on:click=move |_| walk.restart()>{move || t().restart}</button>
+                <button
+                    aria-pressed=move || walk.playing.get().to_string()
+                    on:click=move |_| walk.toggle_play()
+                    disabled=move || at_end() && !walk.playing.get()
+                >
+                    {move || if walk.playing.get() { t().pause } else { t().play }}
+                </button>
             </div>
-        </div>
-        <div class="walk-tools">
-            <button on:click=move |_| walk.fork()>{move || t().try_it}</button>
-            <button
-                aria-pressed=move || walk.presenter.get().to_string()
-                on:click=move |_| walk.presenter.update(|p| *p = !*p)
-            >
-                {move || t().presenter}
-            </button>
-            <button node_ref=keys_button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
-                {move || t().keys}
-            </button>
-            <label class="switch">
-                <input
-                    type="checkbox"
-                    role="switch"
-                    prop:checked=move || walk.shortcuts.get()
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        walk.shortcuts.set(on);
-                        page_env::remember_shortcuts(on);
-                    }
-                />
-                <span class="switch-label">{move || t().shortcuts}</span>
-            </label>
-            <button on:click=move |_| walk.close()>{move || t().close}</button>
-        </div>
-        <div class="walk-progress" role="group" aria-label=move || t().progress>
-            <button on:click=export>{move || t().export_progress}</button>
-            <label class="button file">
-                {move || t().import_progress}
-                <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
-            </label>
-        </div>
-        <KeysHelp walk=walk opener=keys_button />
-    }
+            <div class="panel walk walk-more">
+            <CodeView walk=walk />
+            <QuestionView walk=walk />
+            {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
+            <div class="walk-tools">
+                <div class="choice walk-pace">
+                    <label for="walk-pace">{move || t().pace}</label>
+                    <select
+                        id="walk-pace"
+                        on:change=move |ev| {
+                            if let Ok(p) = event_target_value(&ev).parse::<usize>() {
+                                walk.pace.set(p.min(2));
+                            }
+                        }
+                    >
+                        {(0..3usize)
+                            .map(|p| {
+                                view! {
+                                    <option value=p.to_string() selected=move || walk.pace.get() == p>
+                                        {move || t().paces()[p]}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+                <button on:click=move |_| walk.fork()>{move || t().try_it}</button>
+                <button
+                    aria-pressed=move || walk.presenter.get().to_string()
+                    on:click=move |_| walk.presenter.update(|p| *p = !*p)
+                >
+                    {move || t().presenter}
+                </button>
+                <button node_ref=keys_button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
+                    {move || t().keys}
+                </button>
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        prop:checked=move || walk.shortcuts.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            walk.shortcuts.set(on);
+                            page_env::remember_shortcuts(on);
+                        }
+                    />
+                    <span class="switch-label">{move || t().shortcuts}</span>
+                </label>
+                <button on:click=move |_| walk.close()>{move || t().close}</button>
+            </div>
+            <div class="walk-progress" role="group" aria-label=move || t().progress>
+                <button on:click=export>{move || t().export_progress}</button>
+                <label class="button file">
+                    {move || t().import_progress}
+                    <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
+                </label>
+            </div>
+            <KeysHelp walk=walk opener=keys_button />
+    </div>
+        }
 }
 
 /// The few lines of the lab's own Rust that decide this step, the deciding
