@@ -3,7 +3,7 @@
 //! callers with their deadlines, each process's queue, consumer and memory,
 //! tokens along the arrows, and the marks of what went wrong.
 
-use idempotency_lab::core::{CrashPoint, InFlightPolicy, RetryPolicy, Table};
+use idempotency_lab::core::{CrashPoint, EmailVia, InFlightPolicy, RetryPolicy, Table};
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{
     Action, CallerMark, CallerState, Lab, Lane, ProcessState, Setting, StoreKind, StoreMark,
@@ -40,7 +40,6 @@ fn a_request_leaves_its_caller_and_travels_at_the_pace_of_the_clock() {
         (TokenKind::Request, Lane::Process(1), Some(1))
     );
     assert_eq!(token.progress, 0.0);
-    assert!(stage.moving());
 
     wait(&mut lab, TRAVEL_MS / 4);
     let stage = lab.state().stage();
@@ -74,7 +73,6 @@ fn the_answer_travels_back_and_then_the_arrows_are_empty() {
     wait(&mut lab, TRAVEL_MS);
     let stage = lab.state().stage();
     assert!(stage.tokens.is_empty(), "{:?}", stage.tokens);
-    assert!(!stage.moving());
 }
 
 #[test]
@@ -510,4 +508,124 @@ fn a_step_that_crashes_thrice_draws_only_the_newest_ghost_of_its_slot() {
         drawn,
         [(4, ProcessState::Running), (3, ProcessState::Crashed)]
     );
+}
+
+#[test]
+fn the_codes_are_the_ones_the_readme_promises_outside_suites() {
+    let callers = [
+        CallerState::Waiting,
+        CallerState::Answered,
+        CallerState::TimedOut,
+        CallerState::GaveUp,
+    ]
+    .map(CallerState::code);
+    assert_eq!(callers, ["waiting", "answered", "timed-out", "gave-up"]);
+    let processes = [
+        ProcessState::Running,
+        ProcessState::Crashed,
+        ProcessState::Ended,
+    ]
+    .map(ProcessState::code);
+    assert_eq!(processes, ["running", "crashed", "ended"]);
+    let kinds = [
+        TokenKind::Request,
+        TokenKind::Ack,
+        TokenKind::LostAck,
+        TokenKind::Redelivery,
+        TokenKind::Email,
+    ];
+    assert_eq!(
+        kinds.map(TokenKind::code),
+        ["request", "ack", "lost-ack", "redelivery", "email"]
+    );
+    assert_eq!(
+        kinds.map(TokenKind::goes_back),
+        [false, true, true, false, false],
+        "answers travel back to the caller; requests, copies and emails go forward"
+    );
+    let marks = [
+        CallerMark::LostAck,
+        CallerMark::WaitedInProgress,
+        CallerMark::ToldInProgress,
+        CallerMark::Refused,
+        CallerMark::Rejected,
+        CallerMark::ProcessEnded,
+    ]
+    .map(CallerMark::code);
+    assert_eq!(
+        marks,
+        [
+            "lost-ack",
+            "waited-in-progress",
+            "told-in-progress",
+            "refused",
+            "rejected",
+            "process-ended"
+        ]
+    );
+    let store = [
+        StoreMark::TornWrite {
+            attempt: 1,
+            wrote: Table::Balance,
+        },
+        StoreMark::Conflict { attempt: 1 },
+        StoreMark::Expired { count: 1 },
+    ];
+    assert_eq!(
+        store.iter().map(StoreMark::code).collect::<Vec<_>>(),
+        ["torn-write", "conflict", "expired"]
+    );
+}
+
+#[test]
+fn in_progress_records_are_drawn_where_they_are_kept() {
+    for durable in [false, true] {
+        let mut lab = Lab::new();
+        if durable {
+            lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
+                .unwrap();
+        }
+        lab.dispatch(Action::Set(Setting::InFlight(InFlightPolicy::Wait)))
+            .unwrap();
+        lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+            .unwrap();
+        send(&mut lab, "alice", "order-1", false);
+        send(&mut lab, "alice", "order-1", false);
+        let stage = lab.state().stage();
+        let in_memory = stage.processes[0].in_progress.clone();
+        let in_durable = stage.durable.map(|d| d.in_progress).unwrap_or_default();
+        if durable {
+            assert_eq!((in_memory, in_durable), (vec![], vec![1]));
+        } else {
+            assert_eq!((in_memory, in_durable), (vec![1], vec![]));
+        }
+    }
+}
+
+#[test]
+fn the_mail_is_drawn_while_emails_are_on_or_once_any_was_sent() {
+    let mut lab = Lab::new();
+    assert!(
+        lab.state().stage().mail.is_none(),
+        "no email, no mail service"
+    );
+    lab.dispatch(Action::Set(Setting::Email(true))).unwrap();
+    let mail = lab
+        .state()
+        .stage()
+        .mail
+        .expect("drawn as soon as emails are on");
+    assert_eq!((mail.delivered, mail.outbox), (0, false));
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    lab.dispatch(Action::Set(Setting::Email(false))).unwrap();
+    let mail = lab
+        .state()
+        .stage()
+        .mail
+        .expect("the inbox it filled stays drawn");
+    assert_eq!(mail.delivered, 1);
+    lab.dispatch(Action::Set(Setting::EmailVia(EmailVia::Outbox)))
+        .unwrap();
+    assert!(lab.state().stage().mail.unwrap().outbox);
 }

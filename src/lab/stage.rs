@@ -282,11 +282,6 @@ impl Stage {
             .filter(|p| p.state == ProcessState::Running)
     }
 
-    /// Whether anything is drawn in motion.
-    pub fn moving(&self) -> bool {
-        self.tokens.iter().any(|t| t.progress < 1.0)
-    }
-
     /// How many drawn callers are in `state`.
     pub fn callers_in(&self, state: CallerState) -> usize {
         self.callers.iter().filter(|c| c.state == state).count()
