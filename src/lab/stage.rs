@@ -342,7 +342,7 @@ impl LabState {
             outbox: settings.email_via == crate::core::EmailVia::Outbox,
             pending,
             delivered,
-            emailed_twice: self.emailed_twice().len(),
+            emailed_twice: self.emailed_twice(),
         });
         let (tokens, lane_counts) = tokens(&self.world().events(), now, |id| {
             self.attempt_by_id(id).map(|a| a.process)

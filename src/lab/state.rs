@@ -332,9 +332,9 @@ impl LabState {
     pub fn last_read(&self) -> Option<&BalanceRead> {
         self.last_read.as_ref()
     }
-    /// Operations whose customer got more than one email, in the order found.
-    pub fn emailed_twice(&self) -> &[(String, String)] {
-        &self.fold.emailed_twice
+    /// How many operations' customers got more than one email.
+    pub fn emailed_twice(&self) -> usize {
+        self.fold.emailed_twice
     }
     /// Balances on the naive side, by account.
     pub fn naive_balances(&self) -> &[(String, i32)] {

@@ -367,22 +367,17 @@ pub fn reduced_motion() -> bool {
 
 /// The walkthrough is open: the page fits one screen (see `style/main.css`).
 pub fn mark_walking(on: bool) {
-    if let Some(root) = document().document_element() {
-        let _ = if on {
-            root.class_list().add_1("walking")
-        } else {
-            root.class_list().remove_1("walking")
-        };
-    }
+    mark_root("walking", on);
 }
 
 /// Presenter mode: larger type, no page chrome (see `style/main.css`).
 pub fn mark_presenter(on: bool) {
+    mark_root("presenter", on);
+}
+
+/// Sets or clears a class of `<html>`, which the styles lay the page out by.
+fn mark_root(class: &str, on: bool) {
     if let Some(root) = document().document_element() {
-        let _ = if on {
-            root.class_list().add_1("presenter")
-        } else {
-            root.class_list().remove_1("presenter")
-        };
+        let _ = root.class_list().toggle_with_force(class, on);
     }
 }
