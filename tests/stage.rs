@@ -629,3 +629,133 @@ fn the_mail_is_drawn_while_emails_are_on_or_once_any_was_sent() {
         .unwrap();
     assert!(lab.state().stage().mail.unwrap().outbox);
 }
+
+#[test]
+fn a_plain_timeout_is_a_timed_out_caller_with_no_mark() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(100)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let caller = lab.state().stage().caller(1).cloned().unwrap();
+    assert_eq!(caller.state, CallerState::TimedOut);
+    assert_eq!(
+        caller.mark, None,
+        "nothing went wrong but the wait: the state says it all"
+    );
+}
+
+#[test]
+fn going_down_to_one_process_leaves_the_second_one_ended() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
+    let drawn: Vec<_> = lab
+        .state()
+        .stage()
+        .processes
+        .iter()
+        .map(|p| (p.process, p.state))
+        .collect();
+    assert_eq!(
+        drawn,
+        [(1, ProcessState::Running), (2, ProcessState::Ended)]
+    );
+}
+
+#[test]
+fn a_commit_conflict_and_a_retention_sweep_are_marked_on_the_durable_store() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    wait(&mut lab, 10);
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let marks = lab.state().stage().durable.unwrap().marks;
+    assert_eq!(marks, [StoreMark::Conflict { attempt: 2 }]);
+
+    // A shorter retention sweeps the old receipt now, where the picture is.
+    lab.dispatch(Action::MoveClock { ms: 2 * 3_600_000 })
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::RetentionHours(1)))
+        .unwrap();
+    let marks = lab.state().stage().durable.unwrap().marks;
+    assert_eq!(marks, [StoreMark::Expired { count: 1 }]);
+}
+
+#[test]
+fn tokens_are_counted_and_ranked_per_lane_and_kind() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
+        .unwrap();
+    // Sixteen callers in one instant, with the answers still far off.
+    for n in 0..16 {
+        send(&mut lab, &format!("user-{n}"), &format!("order-{n}"), false);
+    }
+    let stage = lab.state().stage();
+    let per_lane = |lane: Lane| {
+        stage
+            .tokens
+            .iter()
+            .filter(|t| t.lane == lane && t.kind == TokenKind::Request)
+            .map(|t| t.rank)
+            .collect::<Vec<_>>()
+    };
+    // Round robin: eight a process, more than a lane draws.
+    let (one, two) = (8, 8);
+    for lane in [Lane::Process(1), Lane::Process(2)] {
+        assert_eq!(
+            per_lane(lane),
+            (0..MAX_TOKENS_PER_LANE).collect::<Vec<_>>(),
+            "each lane ranks its own train"
+        );
+    }
+    let counts: Vec<_> = stage
+        .lane_counts
+        .iter()
+        .map(|c| (c.lane, c.kind, c.more))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            (
+                Lane::Process(1),
+                TokenKind::Request,
+                one - MAX_TOKENS_PER_LANE
+            ),
+            (
+                Lane::Process(2),
+                TokenKind::Request,
+                two - MAX_TOKENS_PER_LANE
+            )
+        ]
+    );
+}
+
+#[test]
+fn rows_waiting_in_the_outbox_keep_the_mail_drawn_after_emails_are_off() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Email(true))).unwrap();
+    lab.dispatch(Action::Set(Setting::EmailVia(EmailVia::Outbox)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    let mut waited = 0;
+    while lab.state().world().outbox_pending() == 0 {
+        wait(&mut lab, 5);
+        waited += 5;
+        assert!(waited < 5_000, "the grant writes its outbox row");
+    }
+    lab.dispatch(Action::Set(Setting::Email(false))).unwrap();
+    let mail = lab.state().stage().mail.expect("its row is still to send");
+    assert_eq!((mail.delivered, mail.pending), (0, 1));
+}
