@@ -145,9 +145,11 @@ async function activity(page, lang) {
 for (const lang of ['en', 'fa']) {
   const language = lang === 'en' ? 'English' : 'Persian';
 
+  // As a new visitor sees it: the settings drawers closed but the first. (The
+  // other scans open them all, as `openLab` does unless told otherwise.)
   test(`axe: the empty lab in ${language}, light and dark, desktop, projector and phone`, async () => {
     const found = [];
-    await withAxe({ query: `?lang=${lang}` }, (page) => scanAll(page, `${language}, empty lab`, found));
+    await withAxe({ query: `?lang=${lang}`, settings: 'closed' }, (page) => scanAll(page, `${language}, empty lab`, found));
     await assertNoViolations(found, `empty-${lang}`);
   });
 

@@ -91,10 +91,23 @@ export async function launchBrowser() {
 }
 
 /**
+ * The address with `settings=open` added to its query (unless it says
+ * `settings` already, or `settings` is not 'open'): every settings drawer open,
+ * so a test reaches every control by its label, as the README tells outside
+ * suites to.
+ */
+export function withSettings(query, settings = 'open') {
+  if (settings !== 'open' || /[?&]settings=/.test(query)) return query;
+  const hash = query.indexOf('#');
+  const [search, fragment] = hash < 0 ? [query, ''] : [query.slice(0, hash), query.slice(hash)];
+  return `${search}${search.includes('?') ? '&' : '?'}settings=open${fragment}`;
+}
+
+/**
  * Opens the lab and records every page error, console error and request to another
  * origin; `problems()` lists them so each test can assert there were none.
  */
-export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light', reducedMotion = 'no-preference', initScript } = {}) {
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light', reducedMotion = 'no-preference', initScript, settings = 'open' } = {}) {
   const context = await browser.newContext({ locale, colorScheme, reducedMotion, viewport: viewport ?? { width: 1400, height: 1000 } });
   // Runs in the page before the lab does: how a test stages a hostile browser.
   if (initScript) await context.addInitScript(initScript);
@@ -112,7 +125,7 @@ export async function openLab(browser, server, { query = '', locale = 'en-US', v
       problems.push(`request to another origin: ${r.url()}`);
     }
   });
-  await page.goto(server.url + query);
+  await page.goto(server.url + withSettings(query, settings));
   await page.waitForSelector('body[data-ready="true"]');
   return { page, context, problems: () => problems };
 }

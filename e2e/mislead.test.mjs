@@ -492,10 +492,14 @@ test('2. every column fits at 1024 px, at 200% zoom and at 360 px, with long key
           }
         }
         // Pictures: the top of the timeline, and the receipts table at the edges.
+        // A panel may stand in a column that scrolls by itself: brought into view first.
         const clip = async (selector, file) => {
+          await page.locator(selector).scrollIntoViewIfNeeded();
           const box = await page.locator(selector).evaluate((e) => {
             const r = e.getBoundingClientRect();
-            return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: Math.min(r.height, 1100) };
+            const y = r.y + scrollY;
+            const page = document.scrollingElement.scrollHeight;
+            return { x: r.x + scrollX, y, width: r.width, height: Math.max(1, Math.min(r.height, 1100, page - y)) };
           });
           await page.screenshot({ path: shot(file), fullPage: true, clip: box });
         };

@@ -43,14 +43,15 @@ async function clickIfStillThere(locator) {
 
 /**
  * Runs a move on the lab's fields, unless they came to rest under the walkthrough
- * (which opens a moment after its button is clicked, once its files arrive).
+ * (which opens a moment after its button is clicked, once its files arrive), or
+ * their settings drawer was closed by an earlier click.
  */
 async function unlessResting(move) {
   try {
     await move();
     return true;
   } catch (error) {
-    if (/element is inert/.test(String(error.message))) return false;
+    if (/element is inert|element is not visible/.test(String(error.message))) return false;
     throw error;
   }
 }

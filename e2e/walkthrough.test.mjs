@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { labSuite, skipToIdle, rows, lastRow, ARTIFACTS } from './harness.mjs';
+import { labSuite, skipToIdle, rows, lastRow, withSettings, ARTIFACTS } from './harness.mjs';
 
 const suite = labSuite();
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -150,7 +150,7 @@ test('a link to a scenario or step that does not exist is refused, and the sandb
       ['?scenario=s3&step=9&lang=en', /s3 has no step “9”: it has steps 1 to 3/],
       ['?scenario=s3&step=two&lang=en', /s3 has no step “two”/],
     ]) {
-      await page.goto(suite.server.url + query);
+      await page.goto(suite.server.url + withSettings(query));
       await page.waitForSelector('body[data-ready="true"]');
       await page.getByTestId('notice').filter({ hasText: message }).waitFor();
       assert.equal(await page.getByTestId('walkthrough').count(), 0);

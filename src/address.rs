@@ -6,6 +6,9 @@
 //!   the same way before the first paint.
 //! - `?embed=1` (or `true`) is the compact mode for an iframe; any other value
 //!   is the full page.
+//! - `?settings=open` opens every settings drawer of the sandbox, as the
+//!   "Show all settings" switch does (which writes it); any other value leaves
+//!   them as they start.
 //! - `?scenario=…&step=…` opens the walkthrough at that step (it says so when
 //!   the walkthrough has no such scenario or step).
 //! - `#state=…` is a shared session: it opens in the sandbox, in place of the
@@ -26,6 +29,8 @@ pub struct Address {
     pub lang: Option<Lang>,
     /// `?embed=1`: the compact mode.
     pub embed: bool,
+    /// `?settings=open`: every settings drawer open.
+    pub settings_open: bool,
     /// `?scenario=` and `?step=`, as written: the walkthrough checks them.
     pub walk: Option<(String, Option<String>)>,
     /// The token of `#state=…`.
@@ -48,6 +53,7 @@ impl Address {
         Address {
             lang: first("lang").as_deref().and_then(Lang::from_tag),
             embed: matches!(first("embed").as_deref(), Some("1" | "true")),
+            settings_open: first("settings").as_deref() == Some("open"),
             walk: first("scenario").map(|scenario| (scenario, first("step"))),
             state: hash.strip_prefix(STATE_FRAGMENT).map(str::to_owned),
         }

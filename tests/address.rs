@@ -11,9 +11,13 @@ fn walk(scenario: &str, step: Option<&str>) -> Option<(String, Option<String>)> 
 #[test]
 fn each_part_of_the_address_is_read_by_its_rule() {
     assert_eq!(Address::parse("", ""), Address::default());
-    let a = Address::parse("?lang=fa&embed=1&scenario=s3&step=2", "#state=abc-_");
+    let a = Address::parse(
+        "?lang=fa&embed=1&settings=open&scenario=s3&step=2",
+        "#state=abc-_",
+    );
     assert_eq!(a.lang, Some(Lang::Fa));
     assert!(a.embed);
+    assert!(a.settings_open);
     assert_eq!(a.walk, walk("s3", Some("2")));
     assert_eq!(a.state.as_deref(), Some("abc-_"));
     // Without the question mark or the hash sign, as some callers give them.
@@ -34,10 +38,13 @@ fn values_the_page_does_not_know_are_as_if_absent() {
         "?embed=yes",
         "?embed=0",
         "?step=2",
+        "?settings=1",
+        "?settings=OPEN",
     ] {
         let a = Address::parse(search, "#other");
         assert_eq!(a.lang, None, "{search}");
         assert!(!a.embed, "{search}");
+        assert!(!a.settings_open, "{search}");
         assert_eq!(a.walk, None, "{search}: a step alone opens nothing");
         assert_eq!(a.state, None);
     }

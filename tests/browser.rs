@@ -816,3 +816,63 @@ async fn a_caller_on_the_stage_leads_to_its_timeline_row() {
     }
     panic!("the row never took the focus");
 }
+
+/// A part of the stage opens the drawer of its settings and takes the focus
+/// there; the switch opens every drawer, and closes them all again.
+#[wasm_bindgen_test]
+async fn a_stage_part_opens_its_settings_drawer_and_the_switch_opens_all() {
+    let lab = mount(Lang::En).await;
+    let expanded = |code: &str| {
+        lab.find(&format!("#{code}-drawer-button"))
+            .unwrap()
+            .get_attribute("aria-expanded")
+    };
+    let hidden = |code: &str| {
+        lab.find(&format!("#{code}-drawer"))
+            .unwrap()
+            .has_attribute("hidden")
+    };
+    assert_eq!(expanded("world").as_deref(), Some("true"));
+    assert_eq!(expanded("queue").as_deref(), Some("false"));
+    assert!(hidden("queue") && !hidden("world"));
+
+    let part: HtmlElement = lab
+        .find("[data-testid=stage-settings][data-drawer=queue]")
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(
+        part.get_attribute("aria-label").as_deref(),
+        Some("Open the settings: Worker queue")
+    );
+    part.click();
+    for _ in 0..50 {
+        TimeoutFuture::new(10).await;
+        if document().active_element().map(|e| e.id()).as_deref() == Some("queue-drawer-button") {
+            break;
+        }
+    }
+    assert_eq!(
+        document().active_element().map(|e| e.id()).as_deref(),
+        Some("queue-drawer-button")
+    );
+    assert_eq!(expanded("queue").as_deref(), Some("true"));
+    assert!(!hidden("queue"));
+    assert_eq!(expanded("storage").as_deref(), Some("false"));
+
+    let switch: HtmlInputElement = lab
+        .find("[data-testid=show-all-settings]")
+        .unwrap()
+        .unchecked_into();
+    assert!(!switch.checked());
+    switch.click();
+    settle().await;
+    for code in ["world", "storage", "callers", "queue", "share"] {
+        assert_eq!(expanded(code).as_deref(), Some("true"), "{code}");
+    }
+    switch.click();
+    settle().await;
+    for code in ["world", "storage", "callers", "queue", "share"] {
+        assert_eq!(expanded(code).as_deref(), Some("false"), "{code}");
+        assert!(hidden(code), "{code}");
+    }
+}

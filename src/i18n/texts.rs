@@ -48,7 +48,7 @@ words!(
     set_language_hint, acknowledge_label, caller_queue,
     signed_in_label, signed_in_nobody, signed_in_hint, email_via_label,
     inbox_title, inbox_empty, auto_retry_label, auto_retry_hint, max_attempts_label,
-    backoff_title,
+    backoff_title, show_all_settings, request_and_settings,
 });
 
 /// One language's words: those that take no value as fields (through
@@ -548,6 +548,11 @@ impl Texts {
     }
 
     /// "Process 3": one process's queue or memory.
+    /// The name of a stage part's way to its settings drawer.
+    pub fn open_settings(&self, title: &str) -> String {
+        self.say("open_settings", &[("title", Arg::Text(title.to_string()))])
+    }
+
     pub fn process_heading(&self, n: u32) -> String {
         self.say("process_heading", &[("n", count(n))])
     }

@@ -11,6 +11,8 @@ use crate::lab::{visible, Action, Setting};
 
 use super::choice::{ChoiceSelect, SettingSwitch};
 use super::controller::Controller;
+use super::drawer::Drawer;
+use super::drawers::DrawerId;
 use super::retry_view::RetryView;
 use super::startup::later;
 
@@ -38,8 +40,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
 
     let rest = later();
     view! {
-        <section class="panel callers" aria-labelledby="callers-title" data-testid="callers">
-            <h2 id="callers-title">{move || texts().callers}</h2>
+        <Drawer ctl=ctl id=DrawerId::Callers class="callers" testid="callers">
             <ChoiceSelect
                 ctl=ctl
                 id="in-flight"
@@ -193,6 +194,6 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                     .then(|| view! { <p class="hint" data-testid="inbox-dropped">{texts().inbox_dropped(dropped)}</p> })
             }}
             </Show>
-        </section>
+        </Drawer>
     }
 }

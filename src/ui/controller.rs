@@ -6,6 +6,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::drawers::Drawers;
 use crate::i18n::Lang;
 use crate::lab::{Action, FieldError, Lab, LabError, SessionError, Settings};
 
@@ -184,6 +185,8 @@ pub struct Controller {
     /// Counts whole-lab replacements (reset, import, link), so views keyed by
     /// attempt id know a new lab's attempt 1 is not the old one's.
     pub epoch: RwSignal<u64>,
+    /// Which settings drawers are open.
+    pub drawers: Drawers,
     pump_running: StoredValue<bool>,
     /// When the page last drew what a skip did.
     skip_drawn_at: StoredValue<f64>,
@@ -209,6 +212,7 @@ impl Controller {
             speed: RwSignal::new(Speed::Normal),
             skipping: RwSignal::new(false),
             epoch: RwSignal::new(0),
+            drawers: Drawers::new(),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),
             replaced: StoredValue::new_local(None),

@@ -5,6 +5,8 @@ mod callers_view;
 mod chart_view;
 mod choice;
 mod controller;
+mod drawer;
+mod drawers;
 mod invariant_view;
 mod page_env;
 mod queue_view;
@@ -12,10 +14,13 @@ mod request_form;
 mod retry_view;
 mod share_view;
 #[cfg(not(feature = "no-stage"))]
+mod stage_promises;
+#[cfg(not(feature = "no-stage"))]
 mod stage_view;
 mod startup;
 mod storage_view;
 mod store_view;
+mod time_bar;
 mod timeline_view;
 mod walk;
 mod walk_keys;
@@ -35,6 +40,7 @@ pub use walk::Walk;
 
 use callers_view::CallersView;
 use chart_view::ChartView;
+use drawer::ShowAllSettings;
 use invariant_view::InvariantView;
 use queue_view::QueueView;
 use request_form::RequestForm;
@@ -44,6 +50,7 @@ use stage_view::StageView;
 use startup::next_task;
 use storage_view::StorageView;
 use store_view::StoreView;
+use time_bar::TimeBar;
 use timeline_view::TimelineView;
 use walk_view::{ChallengeBanner, WalkPanel};
 use world_view::WorldView;
@@ -52,8 +59,10 @@ use world_view::WorldView;
 const DEFAULT_ACCOUNT: &str = "account-7";
 
 /// The page is mounted after the header in this many stages, a short task
-/// each: the panels' frame, then the panels in the order a phone shows them,
-/// the chart and the timeline together (see `App`'s `restore`).
+/// each: the panels' frame, then the panels in the order a phone shows them
+/// and each column of a wider screen too (the time drawer and the timeline
+/// together), so a panel arriving never pushes one already drawn (see `App`'s
+/// `restore`).
 const PANELS: u8 = 10;
 
 /// Mounts the lab on the page's body, in place of index.html's first paint.
@@ -136,6 +145,9 @@ pub fn App(
     walkthrough: Option<crate::walkthrough::Content>,
 ) -> impl IntoView {
     let ctl = Controller::new(lang, lab.unwrap_or_default());
+    if page_env::settings_open() {
+        ctl.drawers.set_all(true);
+    }
     // The promises panel and the walkthrough ask the timeline to bring an
     // attempt's row into view.
     let reveal = RwSignal::new(None::<crate::lab::AttemptId>);
@@ -147,6 +159,8 @@ pub fn App(
     // How far the start-up has come: 0 is the header alone (see `PANELS`).
     let stage = RwSignal::new(if restore { 0 } else { PANELS });
     let mounted = move |panel: u8| move || stage.get() >= panel;
+    // The sandbox's columns, read once: the panels arrive in their order.
+    let columns = page_env::sandbox_in_columns();
     if restore {
         let owner = Owner::current();
         spawn_local(async move {
@@ -301,7 +315,7 @@ pub fn App(
             <ChallengeBanner walk=walk />
             <div class="lab-area">
             {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
-            <Show when=mounted(3)>{stage_panel(ctl, reveal)}</Show>
+            <Show when=mounted(3)>{stage_panel(ctl, reveal, walk.open.into())}</Show>
             // In the walkthrough these panels scroll inside their own region,
             // which the keyboard can reach and scroll.
             <div
@@ -318,22 +332,36 @@ pub fn App(
                 // Mounted stage by stage in the order a phone shows them
                 // (style/main.css), which keeps each column's order too: a
                 // panel arriving never pushes one already drawn.
-                <div class="column" inert=move || walk.open.get()>
+                // In the sandbox the timeline has the stage's column to itself,
+                // and the promises and the chart stand under the settings (the
+                // stage shows the promises too); in the walkthrough they go
+                // with the timeline (see `readings`).
+                <div
+                    class="column"
+                    inert=move || walk.open.get()
+                    role=move || (!walk.open.get()).then_some("region")
+                    aria-label=move || (!walk.open.get()).then(|| texts().request_and_settings)
+                >
                     <Show when=mounted(2)><RequestForm ctl=ctl /></Show>
-                    <Show when=mounted(4)><WorldView ctl=ctl /></Show>
+                    <Show when=mounted(5)>
+                        <div class="settings-switch"><ShowAllSettings ctl=ctl /></div>
+                        <WorldView ctl=ctl />
+                    </Show>
                     <Show when=mounted(6)><StorageView ctl=ctl /></Show>
                     <Show when=mounted(7)><CallersView ctl=ctl /></Show>
                     <Show when=mounted(8)><QueueView ctl=ctl /></Show>
                     <Show when=mounted(9)><ShareView ctl=ctl /></Show>
+                    {move || (!walk.open.get()).then(|| readings(ctl, reveal, chart_account, stage, columns))}
                     <Show when=mounted(10)><StoreView ctl=ctl /></Show>
                 </div>
+                // Drawn with the stage above it, so its box never moves down
+                // when the stage arrives.
+                <Show when=mounted(3)>
                 <div class="column wide">
-                    // The promises first: seen on the first screen beside the
-                    // buttons that break them, and named by the timeline's rows.
-                    <Show when=mounted(3)><InvariantView ctl=ctl reveal=reveal /></Show>
-                    <Show when=mounted(5)><ChartView ctl=ctl account=chart_account /></Show>
+                    {move || walk.open.get().then(|| readings(ctl, reveal, chart_account, stage, false))}
                     <Show when=mounted(5)><TimelineView ctl=ctl reveal=reveal /></Show>
                 </div>
+                </Show>
             </div>
             </div>
             </Show>
@@ -342,15 +370,47 @@ pub fn App(
     }
 }
 
-/// The world drawn as one picture.
-#[cfg(not(feature = "no-stage"))]
-fn stage_panel(ctl: Controller, reveal: RwSignal<Option<crate::lab::AttemptId>>) -> impl IntoView {
-    view! { <StageView ctl=ctl reveal=reveal /> }
+/// The promises and the chart: in the sandbox's column under the settings,
+/// where their growing moves no control; above the timeline in the
+/// walkthrough. The promises come first, named by the timeline's rows.
+/// `in_columns`: the sandbox is laid out in columns (not a phone's one), so
+/// they arrive in that column's order, with the share panel above them.
+fn readings(
+    ctl: Controller,
+    reveal: RwSignal<Option<crate::lab::AttemptId>>,
+    account: Signal<String>,
+    started: RwSignal<u8>,
+    in_columns: bool,
+) -> impl IntoView {
+    let (promises_at, chart_at) = if in_columns { (9, 9) } else { (3, 4) };
+    let mounted = move |panel: u8| move || started.get() >= panel;
+    view! {
+        <Show when=mounted(promises_at)><InvariantView ctl=ctl reveal=reveal /></Show>
+        <Show when=mounted(chart_at)><ChartView ctl=ctl account=account /></Show>
+    }
 }
 
-/// The benchmark's build without the stage, to measure the bytes it adds.
+/// The world drawn as one picture, with its time. While the walkthrough runs,
+/// its pace drives the clock and the time's controls rest.
+#[cfg(not(feature = "no-stage"))]
+fn stage_panel(
+    ctl: Controller,
+    reveal: RwSignal<Option<crate::lab::AttemptId>>,
+    walking: Signal<bool>,
+) -> impl IntoView {
+    view! { <StageView ctl=ctl reveal=reveal><TimeBar ctl=ctl resting=walking /></StageView> }
+}
+
+/// The benchmark's build without the stage, to measure the bytes it adds: the
+/// world's time alone.
 #[cfg(feature = "no-stage")]
-fn stage_panel(_: Controller, _: RwSignal<Option<crate::lab::AttemptId>>) -> impl IntoView {}
+fn stage_panel(
+    ctl: Controller,
+    _: RwSignal<Option<crate::lab::AttemptId>>,
+    walking: Signal<bool>,
+) -> impl IntoView {
+    view! { <section class="panel stage"><TimeBar ctl=ctl resting=walking /></section> }
+}
 
 /// Carries out one of the article's four steps above the sandbox. The first
 /// starts from a fresh lab, so the numbers come out as the article writes them;

@@ -40,6 +40,23 @@ pub fn remember_lang_in_url(lang: Lang) {
     edit_query(|params| params.set("lang", lang.tag()));
 }
 
+/// `?settings=open`: every settings drawer starts open.
+pub fn settings_open() -> bool {
+    address().settings_open
+}
+
+/// Keeps `?settings=open` in the address while every drawer is open by the
+/// switch, and takes it away when they are closed by it.
+pub fn remember_settings_open(on: bool) {
+    edit_query(|params| {
+        if on {
+            params.set("settings", "open");
+        } else {
+            params.delete("settings");
+        }
+    });
+}
+
 /// Rewrites the address's query with `edit`, without reloading; the path and
 /// the hash stay as they are.
 fn edit_query(edit: impl FnOnce(&web_sys::UrlSearchParams)) {
@@ -154,7 +171,7 @@ pub fn link_token() -> Option<String> {
     address().state
 }
 
-/// The address of this page as it is, without `embed` and without a session.
+/// The address of this page as it is, without `embed`, `settings` and a session.
 pub fn full_page() -> Option<String> {
     let location = window().location();
     let (origin, path, search) = (
@@ -163,7 +180,10 @@ pub fn full_page() -> Option<String> {
         location.search().ok()?,
     );
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    // How this page is shown, not what it holds: the full page opens as a new
+    // visitor sees it.
     params.delete("embed");
+    params.delete("settings");
     let query = String::from(params.to_string());
     Some(if query.is_empty() {
         format!("{origin}{path}")
@@ -354,6 +374,16 @@ pub fn remember_shortcuts(on: bool) {
     if let Some(s) = storage() {
         let _ = s.set_item(SHORTCUTS_KEY, if on { "on" } else { "off" });
     }
+}
+
+/// Whether the sandbox stands in columns that fit the window (the same
+/// media query as `style/main.css`'s), rather than a phone's one column.
+pub fn sandbox_in_columns() -> bool {
+    window()
+        .match_media("(min-width: 900px) and (min-height: 560px)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
 }
 
 /// Whether the person asked for less motion: then steps land at once.

@@ -10,6 +10,8 @@ use crate::lab::{visible, Action, Attempt, Setting};
 use crate::lab::{ProcessNumber, Slot};
 
 use super::controller::Controller;
+use super::drawer::Drawer;
+use super::drawers::DrawerId;
 
 #[component]
 pub fn QueueView(ctl: Controller) -> impl IntoView {
@@ -20,14 +22,15 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
     let step_refused = Memo::new(move |_| ctl.lab.with(|lab| lab.state().step_refusal()));
 
     view! {
-        <section class="panel queue" class:two=move || two.get() aria-labelledby="queue-title">
-            <h2 id="queue-title">{move || texts().queue}</h2>
+        <Drawer ctl=ctl id=DrawerId::Queue class="queue">
             // One process: its line as it always looked. Two: one line each, headed
             // by its process.
-            <LineView ctl=ctl place=1 headed=two.into() />
-            <Show when=move || two.get()>
-                <LineView ctl=ctl place=2 headed=Signal::stored(true) />
-            </Show>
+            <div class="lines" class:two=move || two.get()>
+                <LineView ctl=ctl place=1 headed=two.into() />
+                <Show when=move || two.get()>
+                    <LineView ctl=ctl place=2 headed=Signal::stored(true) />
+                </Show>
+            </div>
             <div class="pacing">
                 <label class="switch">
                     <input
@@ -53,7 +56,7 @@ pub fn QueueView(ctl: Controller) -> impl IntoView {
                 </button>
                 <p class="hint" id="step-hint">{move || texts().step_hint}</p>
             </div>
-        </section>
+        </Drawer>
     }
 }
 

@@ -6,6 +6,8 @@ use wasm_bindgen_futures::JsFuture;
 use crate::lab::{from_json, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES};
 
 use super::controller::{Controller, Notice, Replacement};
+use super::drawer::Drawer;
+use super::drawers::DrawerId;
 use super::page_env;
 
 const EXPORT_FILE_NAME: &str = "idempotency-lab-session.json";
@@ -81,8 +83,7 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
     };
 
     view! {
-        <section class="panel share" aria-labelledby="share-title">
-            <h2 id="share-title">{move || texts().share}</h2>
+        <Drawer ctl=ctl id=DrawerId::Share class="share">
             <div class="buttons">
                 <button on:click=make_link>{move || texts().copy_link}</button>
                 <button on:click=export>{move || texts().export}</button>
@@ -114,7 +115,7 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
                         }
                     })
             }}
-        </section>
+        </Drawer>
     }
 }
 

@@ -12,6 +12,9 @@ use crate::lab::{
 };
 
 use super::controller::{Controller, Speed};
+use super::drawer::OpenSettings;
+use super::drawers::DrawerId;
+use super::stage_promises::StagePromises;
 
 /// The glyph drawn for each kind of token (its name is in the legend and its
 /// label).
@@ -26,7 +29,12 @@ fn token_glyph(kind: TokenKind) -> &'static str {
 }
 
 #[component]
-pub fn StageView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
+pub fn StageView(
+    ctl: Controller,
+    reveal: RwSignal<Option<AttemptId>>,
+    /// What stands in the stage's head beside its title: the world's time.
+    children: Children,
+) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let stage = Memo::new(move |_| ctl.lab.with(|lab| lab.state().stage()));
     let description = Memo::new(move |_| stage.with(|s| texts().stage.describe(s)));
@@ -43,10 +51,16 @@ pub fn StageView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl I
             aria-labelledby="stage-title"
             aria-describedby="stage-description"
         >
-            <h2 id="stage-title" class="stage-title">{move || texts().stage.title}</h2>
+            <div class="stage-head">
+                <h2 id="stage-title" class="stage-title">{move || texts().stage.title}</h2>
+                {children()}
+            </div>
             <div class="stage-body">
                 <div class="stage-callers" role="group" aria-label=move || texts().stage.callers>
-                    <p class="stage-part-title">{move || texts().stage.callers}</p>
+                    <p class="stage-part-title">
+                        <span class="part-name">{move || texts().stage.callers}</span>
+                        <OpenSettings ctl=ctl id=DrawerId::Callers />
+                    </p>
                     {move || {
                         let (drawn, more) = callers.get();
                         if drawn.is_empty() {
@@ -76,7 +90,10 @@ pub fn StageView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl I
                 </div>
                 <StoresView ctl=ctl stage=stage reveal=reveal />
             </div>
-            <Legend ctl=ctl />
+            <div class="stage-foot">
+                <StagePromises ctl=ctl reveal=reveal />
+                <Legend ctl=ctl />
+            </div>
             <p id="stage-description" class="visually-hidden" data-testid="stage-description">
                 {move || description.get()}
             </p>
@@ -193,6 +210,7 @@ fn ProcessRow(
             >
                 <p class="stage-part-title">
                     {move || texts().process_heading(number)}
+                    {running.then(|| view! { <OpenSettings ctl=ctl id=DrawerId::World /> })}
                     {move || (state() != ProcessState::Running).then(|| view! {
                         <span class=format!("mark mark-{}", state().code())>{texts().stage.process_state(state())}</span>
                     })}
@@ -216,6 +234,7 @@ fn ProcessRow(
                                 None => texts().stage.consumer.to_string(),
                             }}
                         </span>
+                        <OpenSettings ctl=ctl id=DrawerId::Queue />
                     </div>
                 })}
                 {move || (waiting.get() > 0).then(|| view! {
@@ -229,7 +248,7 @@ fn ProcessRow(
                 })}
                 {move || memory.get().map(|tables| view! {
                     <div class="stage-store memory" data-testid="stage-store" data-kind="memory" data-process=number role="group" aria-label=texts().stage.memory>
-                        <p class="stage-sub-title">{texts().stage.memory}</p>
+                        <p class="stage-sub-title">{texts().stage.memory} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
                         <Tables ctl=ctl tables=tables />
                     </div>
                 })}
@@ -397,7 +416,7 @@ fn StoresView(
                 let t = texts();
                 view! {
                     <div class="stage-store durable" data-testid="stage-store" data-kind="durable" role="group" aria-label=t.stage.durable>
-                        <p class="stage-part-title">{t.stage.durable}</p>
+                        <p class="stage-part-title">{t.stage.durable} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
                         <Tables ctl=ctl tables=d.tables.clone() />
                         {(!d.in_progress.is_empty()).then(|| view! {
                             <p class="stage-in-progress">
@@ -419,7 +438,7 @@ fn StoresView(
                 let t = texts();
                 view! {
                     <div class="stage-naive" data-testid="stage-naive" role="group" aria-label=t.stage.naive>
-                        <p class="stage-part-title">{t.stage.naive}</p>
+                        <p class="stage-part-title">{t.stage.naive} <OpenSettings ctl=ctl id=DrawerId::World /></p>
                         <Tables ctl=ctl tables=StoreTables { accounts: balances.len(), balances, ..Default::default() } />
                     </div>
                 }
@@ -430,6 +449,7 @@ fn StoresView(
                 view! {
                     <div class="stage-mail" data-testid="stage-mail" data-delivered=m.delivered data-twice=m.emailed_twice>
                         <span class="stage-mail-from">
+                            <OpenSettings ctl=ctl id=DrawerId::Callers />
                             {from}
                             {m.outbox.then(|| view! { " · " {t.stage.pending(m.pending)} " → " {t.stage.relay} })}
                         </span>

@@ -14,6 +14,8 @@ use crate::lab::{Routing, StoreKind, MAX_PROCESSES};
 
 use super::choice::ChoiceSelect;
 use super::controller::{Controller, Notice};
+use super::drawer::Drawer;
+use super::drawers::DrawerId;
 
 /// Why a retention typed in the field was not taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,8 +45,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
     let durable = move || kind.get().is_durable();
 
     view! {
-        <section class="panel storage" aria-labelledby="storage-title" data-testid="storage">
-            <h2 id="storage-title">{move || texts().storage}</h2>
+        <Drawer ctl=ctl id=DrawerId::Storage class="storage" testid="storage">
             <ChoiceSelect
                 ctl=ctl
                 id="store-kind"
@@ -178,7 +179,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                     {move || (!durable()).then(|| format!(" {}", texts().durable_only))}
                 </p>
             </div>
-        </section>
+        </Drawer>
     }
 }
 

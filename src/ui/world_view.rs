@@ -1,102 +1,26 @@
-//! The world's controls: its clock and speed, moving the clock forward (an hour,
-//! a day, to a time), the caller timeout and processing time, restarting the
-//! process, the naive worker beside, and undo/redo.
+//! The world's settings: moving the clock forward (an hour, a day, to a time),
+//! the caller timeout and processing time, restarting the process and the naive
+//! worker beside. Its clock, speed and undo/redo are on the stage (`time_bar`).
 
 use leptos::prelude::*;
 
 use crate::lab::{parse_millis, Action, LabError, Setting, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
 use crate::lab::{Millis, HOUR_MS};
 
-use super::controller::{Controller, Notice, Speed};
+use super::controller::{Controller, Notice};
+use super::drawer::Drawer;
+use super::drawers::DrawerId;
 
 #[component]
 pub fn WorldView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let clock = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            let state = lab.state();
-            (state.now(), state.process_number(), state.process_numbers())
-        })
-    });
-    let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
     let timeout = ctl.setting(|s| s.caller_timeout_ms);
     let processing = ctl.setting(|s| s.processing_ms);
     let naive = ctl.setting(|s| s.naive);
-    let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
-    let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
 
     view! {
-        <section class="panel world" aria-labelledby="world-title">
-            <h2 id="world-title">{move || texts().world}</h2>
-            <p
-                class="clock"
-                data-testid="clock"
-                data-now=move || clock.get().0
-                data-process=move || clock.get().1
-                // Only while two run, so the one-process clock keeps its attributes.
-                data-processes=move || {
-                    clock.with(|c| {
-                        (c.2.len() > 1)
-                            .then(|| c.2.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
-                    })
-                }
-                data-idle=move || idle.get().to_string()
-            >
-                {move || clock.with(|c| texts().clock(c.0, &c.2))}
-            </p>
-            // Always one line or the other, so its coming and going moves nothing.
-            <p class="hint world-state" data-testid="world-state">
-                {move || {
-                    if idle.get() {
-                        texts().idle
-                    } else if ctl.speed.get() == Speed::Paused && !ctl.skipping.get() {
-                        texts().stopped_with_work
-                    } else {
-                        texts().running
-                    }
-                }}
-            </p>
+        <Drawer ctl=ctl id=DrawerId::World class="world">
             <ClockMoves ctl=ctl />
-            <div class="controls-row">
-                <label class="inline" for="speed">{move || texts().speed}</label>
-                <select
-                        id="speed"
-                        data-testid="speed"
-                        on:change=move |ev| {
-                            if let Some(speed) = Speed::from_code(&event_target_value(&ev)) {
-                                ctl.set_speed(speed);
-                            }
-                        }
-                        prop:value=move || ctl.speed.get().code()
-                    >
-                        {Speed::ALL
-                            .into_iter()
-                            .map(|speed| {
-                                view! {
-                                    <option value=speed.code() selected=move || ctl.speed.get() == speed>
-                                        {move || match speed {
-                                            Speed::Paused => texts().speed_paused.to_string(),
-                                            other => other.code().to_string(),
-                                        }}
-                                    </option>
-                                }
-                            })
-                            .collect_view()}
-                </select>
-                // aria-disabled, not disabled: a button that turns itself off when
-                // pressed keeps the keyboard focus.
-                <button
-                    on:click=move |_| {
-                        if !idle.get_untracked() {
-                            ctl.skip_to_idle();
-                        }
-                    }
-                    aria-disabled=move || idle.get().to_string()
-                    data-testid="skip-to-idle"
-                >
-                    {move || texts().skip_to_idle}
-                </button>
-            </div>
             <div class="controls-row">
                 <Setting
                     id="caller-timeout"
@@ -136,29 +60,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                 </label>
                 <p class="hint" id="naive-hint">{move || texts().naive_hint}</p>
             </div>
-            <div class="buttons">
-                <button
-                    on:click=move |_| {
-                        if can_undo.get_untracked() {
-                            ctl.undo();
-                        }
-                    }
-                    aria-disabled=move || (!can_undo.get()).to_string()
-                >
-                    {move || texts().undo}
-                </button>
-                <button
-                    on:click=move |_| {
-                        if can_redo.get_untracked() {
-                            ctl.redo();
-                        }
-                    }
-                    aria-disabled=move || (!can_redo.get()).to_string()
-                >
-                    {move || texts().redo}
-                </button>
-            </div>
-        </section>
+        </Drawer>
     }
 }
 

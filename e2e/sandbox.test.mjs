@@ -1,0 +1,176 @@
+// End-to-end: the sandbox on one screen, and its settings in drawers. At
+// 1280×800 the request's Send, the stage and the timeline's newest row are in
+// view at once and the page does not scroll, however many rows there are, in
+// English and Persian. Each settings panel is a drawer (a disclosure button),
+// "Show all settings" and `?settings=open` open them all, and each part of the
+// stage opens the drawer of the settings that change it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { labSuite, skipToIdle, withSettings } from './harness.mjs';
+
+const suite = labSuite();
+const SCREEN = { width: 1280, height: 800 };
+const DRAWERS = ['world', 'storage', 'callers', 'queue', 'share'];
+
+/** Where the parts stand on the screen now, and whether the page scrolls. */
+const measure = (page) =>
+  page.evaluate(() => {
+    const box = (e) => {
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    };
+    const rows = document.querySelectorAll('[data-testid="timeline-row"]');
+    const newest = rows[rows.length - 1];
+    // The newest row in view means in the window and in its own scrolling box.
+    const scroller = newest?.closest('.table-scroll');
+    return {
+      height: innerHeight,
+      width: innerWidth,
+      scrollHeight: document.scrollingElement.scrollHeight,
+      send: box(document.querySelector('.request button[type="submit"]')),
+      stage: box(document.querySelector('[data-testid="stage"]')),
+      newest: box(newest),
+      newestId: newest?.dataset.attempt,
+      scroller: box(scroller),
+    };
+  });
+
+const within = (b, outer) => b && b.top >= outer.top - 1 && b.bottom <= outer.bottom + 1 && b.left >= outer.left - 1 && b.right <= outer.right + 1;
+const screen = (m) => ({ top: 0, bottom: m.height, left: 0, right: m.width });
+
+function assertOneScreen(m, where) {
+  assert.ok(m.scrollHeight <= m.height + 1, `${where}: the page does not scroll (${m.scrollHeight} > ${m.height})`);
+  assert.ok(within(m.send, screen(m)), `${where}: Send is in view ${JSON.stringify(m.send)}`);
+  assert.ok(within(m.stage, screen(m)), `${where}: the stage is in view ${JSON.stringify(m.stage)}`);
+  if (m.newest) {
+    assert.ok(within(m.newest, screen(m)), `${where}: the newest row is in the window ${JSON.stringify(m.newest)}`);
+    assert.ok(within(m.newest, m.scroller), `${where}: the newest row is in its box's view ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)}`);
+  }
+}
+
+for (const lang of ['en', 'fa']) {
+  test(`at 1280×800 in ${lang}, Send, the stage and the newest timeline row are in view at once`, () =>
+    suite.withLab({ query: `?lang=${lang}`, viewport: SCREEN, settings: 'closed' }, async (page) => {
+      assertOneScreen(await measure(page), 'empty');
+      const send = page.locator('.request button[type="submit"]');
+      for (let i = 0; i < 3; i += 1) await send.click();
+      await skipToIdle(page);
+      let m = await measure(page);
+      assert.equal(m.newestId, '3');
+      assertOneScreen(m, 'after three sends');
+      // Twenty more at once: the box keeps its newest row in view as rows arrive.
+      await page.locator('.request .buttons button').filter({ hasText: /20|۲۰/ }).click();
+      await skipToIdle(page);
+      m = await measure(page);
+      assert.equal(m.newestId, '23');
+      assertOneScreen(m, 'after a burst of twenty');
+    }));
+}
+
+test('each settings panel is a drawer: a disclosure button that shows and hides its controls', () =>
+  suite.withLab({ query: '?lang=en', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    for (const code of DRAWERS) {
+      const toggle = page.locator(`[data-drawer="${code}"] .drawer-toggle`);
+      const controls = await toggle.getAttribute('aria-controls');
+      const body = page.locator(`#${controls}`);
+      assert.equal(await body.count(), 1, `${code}: aria-controls names its body`);
+      // Time and process starts open: the clock and its speed are used all the time.
+      const startsOpen = code === 'world';
+      assert.equal(await toggle.getAttribute('aria-expanded'), String(startsOpen), code);
+      assert.equal(await body.isVisible(), startsOpen, code);
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('aria-expanded'), String(!startsOpen), code);
+      assert.equal(await body.isVisible(), !startsOpen, code);
+    }
+    // Opened, a drawer's controls are reached by their labels; the keyboard closes it again.
+    await page.getByRole('switch', { name: 'Pause consumer', exact: true }).check();
+    const queue = page.getByRole('button', { name: 'Worker queue', exact: true });
+    await queue.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await queue.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.getByRole('switch', { name: 'Pause consumer', exact: true }).isVisible(), false);
+    // Closing hides, never resets: the setting made inside stays.
+    await page.keyboard.press('Space');
+    assert.equal(await page.getByRole('switch', { name: 'Pause consumer', exact: true }).isChecked(), true);
+  }));
+
+test('"Show all settings" opens every drawer and says so in the address; ?settings=open starts so', () =>
+  suite.withLab({ query: '?lang=en', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    const all = page.getByRole('switch', { name: 'Show all settings', exact: true });
+    const expanded = () => page.locator('.drawer-toggle').evaluateAll((ts) => ts.map((t) => t.getAttribute('aria-expanded')));
+    assert.equal(await all.isChecked(), false);
+    await all.check();
+    assert.deepEqual(await expanded(), DRAWERS.map(() => 'true'));
+    assert.match(page.url(), /[?&]settings=open/);
+    assert.match(page.url(), /lang=en/, 'the rest of the address stays');
+    // Every control the README names is reachable by its label.
+    for (const label of ['Store', 'Crash point', 'Duplicate in flight gets', 'Caller timeout (ms)']) {
+      assert.equal(await page.getByLabel(label, { exact: true }).isVisible(), true, label);
+    }
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await expanded(), DRAWERS.map(() => 'true'), 'a reload keeps them open');
+    assert.equal(await all.isChecked(), true);
+    await all.uncheck();
+    assert.deepEqual(await expanded(), DRAWERS.map(() => 'false'));
+    assert.doesNotMatch(page.url(), /settings=/);
+    // Opening each by hand turns the switch on too: it says whether all are open.
+    for (const code of DRAWERS) await page.locator(`[data-drawer="${code}"] .drawer-toggle`).click();
+    assert.equal(await all.isChecked(), true);
+  }));
+
+test('a part of the stage opens the drawer of its settings and takes the keyboard there', () =>
+  suite.withLab({ query: '?lang=fa', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    const parts = page.getByTestId('stage-settings');
+    const drawers = await parts.evaluateAll((ps) => ps.map((p) => p.dataset.drawer));
+    for (const code of ['callers', 'world', 'queue', 'storage']) assert.ok(drawers.includes(code), `${code} in ${drawers}`);
+    for (const code of ['queue', 'storage', 'callers']) {
+      const button = page.locator(`[data-testid="stage-settings"][data-drawer="${code}"]`).first();
+      const name = await button.getAttribute('aria-label');
+      assert.match(name, /تنظیمات/, 'named in the page language');
+      await button.focus();
+      await page.keyboard.press('Enter');
+      const toggle = page.locator(`[data-drawer="${code}"] .drawer-toggle`);
+      await page.waitForFunction((c) => document.activeElement?.id === `${c}-drawer-button`, code);
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      assert.ok(name.includes((await toggle.textContent()).trim()), `${name} names its drawer`);
+      const box = await toggle.boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= SCREEN.height, `${code}'s drawer is brought into view`);
+    }
+  }));
+
+test('withSettings adds settings=open before the fragment, once', () => {
+  assert.equal(withSettings(''), '?settings=open');
+  assert.equal(withSettings('?lang=fa#state=x'), '?lang=fa&settings=open#state=x');
+  assert.equal(withSettings('?settings=open'), '?settings=open');
+  assert.equal(withSettings('?lang=en', 'closed'), '?lang=en');
+});
+
+test('the stage shows the three promises; a broken one leads to the attempt that broke it', () =>
+  suite.withLab({ query: '?lang=en', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    const promise = (code) => page.locator(`[data-testid="stage-promise"][data-invariant="${code}"]`);
+    for (const code of ['at-most-once', 'granted-has-receipt', 'receipt-has-grant']) {
+      assert.equal(await promise(code).getAttribute('data-holds'), 'true', code);
+      assert.equal(await promise(code).locator('button').count(), 0, `${code}: a promise kept is no button`);
+    }
+    // The in-memory store forgets on a restart: the retry grants again.
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await page.getByRole('button', { name: 'Restart process', exact: true }).click();
+    await page.getByRole('button', { name: 'Retry (same key)', exact: true }).click();
+    await skipToIdle(page);
+    assert.equal(await promise('at-most-once').getAttribute('data-holds'), 'false');
+    const way = promise('at-most-once').getByRole('button');
+    assert.equal((await way.textContent()).trim(), '✕Every operation is granted at most once: Broken');
+    const broke = await page.getByTestId('invariant-at-most-once').getByTestId('broken-by').getAttribute('data-attempt');
+    await way.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((a) => document.activeElement?.dataset.attempt === a && document.activeElement?.dataset.testid === 'timeline-row', broke);
+    const m = await measure(page);
+    const row = await page.locator(`[data-testid="timeline-row"][data-attempt="${broke}"]`).boundingBox();
+    // As much of it in its box's view as fits (a row may be taller than the box).
+    const shown = Math.min(row.y + row.height, m.scroller.bottom) - Math.max(row.y, m.scroller.top);
+    const room = Math.min(row.height, m.scroller.bottom - m.scroller.top);
+    assert.ok(shown >= room - 2, `the row is in its box: ${JSON.stringify(row)} ${JSON.stringify(m.scroller)}`);
+  }));

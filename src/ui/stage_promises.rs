@@ -1,0 +1,66 @@
+//! The three promises at the foot of the stage, so the picture says at once
+//! whether what it shows broke one: each with its state in a word and a shape,
+//! and once broken, a button to the first attempt that broke it. The promises
+//! panel (with the announcement and the retention's note) says the same at
+//! length, from the same fold.
+
+use leptos::prelude::*;
+
+use crate::lab::{AttemptId, Invariant};
+
+use super::controller::Controller;
+
+#[component]
+pub fn StagePromises(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let breaks = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let invariants = lab.state().invariants();
+            Invariant::ALL.map(|i| invariants.first_break(i))
+        })
+    });
+    let promises = Invariant::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(n, invariant)| {
+            let broken = move || breaks.get()[n];
+            let hint_id = format!("stage-promise-{}-way", invariant.code());
+            view! {
+                <li
+                    class="stage-promise"
+                    class:broken=move || broken().is_some()
+                    data-testid="stage-promise"
+                    data-invariant=invariant.code()
+                    data-holds=move || broken().is_none().to_string()
+                >
+                    {move || match broken() {
+                        // Broken, it leads to the first attempt that broke it.
+                        Some(b) => view! {
+                            <button class="stage-promise-way" aria-describedby=hint_id.clone() on:click=move |_| reveal.set(Some(b.attempt))>
+                                <span class="state-icon" aria-hidden="true">"✕"</span>
+                                {move || texts().invariant(invariant)}
+                                ": "
+                                {move || texts().invariant_broken}
+                            </button>
+                            <span id=hint_id.clone() class="visually-hidden">{move || texts().show_attempt(b.attempt)}</span>
+                        }
+                        .into_any(),
+                        None => view! {
+                            <span class="stage-promise-text">
+                                <span class="state-icon" aria-hidden="true">"✓"</span>
+                                {move || texts().invariant(invariant)}
+                                <span class="visually-hidden">": " {move || texts().invariant_holds}</span>
+                            </span>
+                        }
+                        .into_any(),
+                    }}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <ul class="stage-promises" aria-label=move || texts().invariants_title>
+            {promises}
+        </ul>
+    }
+}

@@ -1,0 +1,118 @@
+//! The world's time at the stage: its clock, whether anything is due, the
+//! speed, "Skip to idle", and undo/redo. Beside the picture they move, so Send,
+//! the stage and its time are on one screen.
+
+use leptos::prelude::*;
+
+use super::controller::{Controller, Speed};
+
+/// `resting`: while the walkthrough runs, its own pace drives the clock and
+/// these rest (still read).
+#[component]
+pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let clock = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            let state = lab.state();
+            (state.now(), state.process_number(), state.process_numbers())
+        })
+    });
+    let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
+    let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
+    let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
+
+    view! {
+        <div class="time-bar" inert=move || resting.get()>
+            <div class="time-now">
+            <p
+                class="clock"
+                data-testid="clock"
+                data-now=move || clock.get().0
+                data-process=move || clock.get().1
+                // Only while two run, so the one-process clock keeps its attributes.
+                data-processes=move || {
+                    clock.with(|c| {
+                        (c.2.len() > 1)
+                            .then(|| c.2.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+                    })
+                }
+                data-idle=move || idle.get().to_string()
+            >
+                {move || clock.with(|c| texts().clock(c.0, &c.2))}
+            </p>
+            // Always one line or the other, so its coming and going moves nothing.
+            <p class="hint world-state" data-testid="world-state">
+                {move || {
+                    if idle.get() {
+                        texts().idle
+                    } else if ctl.speed.get() == Speed::Paused && !ctl.skipping.get() {
+                        texts().stopped_with_work
+                    } else {
+                        texts().running
+                    }
+                }}
+            </p>
+            </div>
+            <div class="controls-row time-controls">
+                <label class="inline" for="speed">{move || texts().speed}</label>
+                <select
+                        id="speed"
+                        data-testid="speed"
+                        on:change=move |ev| {
+                            if let Some(speed) = Speed::from_code(&event_target_value(&ev)) {
+                                ctl.set_speed(speed);
+                            }
+                        }
+                        prop:value=move || ctl.speed.get().code()
+                    >
+                        {Speed::ALL
+                            .into_iter()
+                            .map(|speed| {
+                                view! {
+                                    <option value=speed.code() selected=move || ctl.speed.get() == speed>
+                                        {move || match speed {
+                                            Speed::Paused => texts().speed_paused.to_string(),
+                                            other => other.code().to_string(),
+                                        }}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                </select>
+                // aria-disabled, not disabled: a button that turns itself off when
+                // pressed keeps the keyboard focus.
+                <button
+                    on:click=move |_| {
+                        if !idle.get_untracked() {
+                            ctl.skip_to_idle();
+                        }
+                    }
+                    aria-disabled=move || idle.get().to_string()
+                    data-testid="skip-to-idle"
+                >
+                    {move || texts().skip_to_idle}
+                </button>
+                <button
+                    on:click=move |_| {
+                        if can_undo.get_untracked() {
+                            ctl.undo();
+                        }
+                    }
+                    aria-disabled=move || (!can_undo.get()).to_string()
+                >
+                    {move || texts().undo}
+                </button>
+                <button
+                    on:click=move |_| {
+                        if can_redo.get_untracked() {
+                            ctl.redo();
+                        }
+                    }
+                    aria-disabled=move || (!can_redo.get()).to_string()
+                >
+                    {move || texts().redo}
+                </button>
+            </div>
+        </div>
+    }
+}
