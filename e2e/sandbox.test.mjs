@@ -39,11 +39,18 @@ const measure = (page) =>
 const within = (b, outer) => b && b.top >= outer.top - 1 && b.bottom <= outer.bottom + 1 && b.left >= outer.left - 1 && b.right <= outer.right + 1;
 const screen = (m) => ({ top: 0, bottom: m.height, left: 0, right: m.width });
 
-function assertOneScreen(m, where) {
+/**
+ * The page does not scroll, Send and the stage are in view, and the newest row
+ * is whole in its box's view; or, where rows are cards taller than a small
+ * frame's box (`wholeRow: false`), its box is pinned to it: its foot in view.
+ */
+function assertOneScreen(m, where, { wholeRow = true } = {}) {
   assert.ok(m.scrollHeight <= m.height + 1, `${where}: the page does not scroll (${m.scrollHeight} > ${m.height})`);
   assert.ok(within(m.send, screen(m)), `${where}: Send is in view ${JSON.stringify(m.send)}`);
   assert.ok(within(m.stage, screen(m)), `${where}: the stage is in view ${JSON.stringify(m.stage)}`);
-  if (m.newest) {
+  if (m.newest && !wholeRow) {
+    assert.ok(m.newest.bottom <= m.scroller.bottom + 1 && m.newest.bottom >= m.scroller.bottom - 20, `${where}: the box shows the newest row's foot ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)}`);
+  } else if (m.newest) {
     assert.ok(within(m.newest, screen(m)), `${where}: the newest row is in the window ${JSON.stringify(m.newest)}`);
     assert.ok(within(m.newest, m.scroller), `${where}: the newest row is in its box's view ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)}`);
   }
@@ -174,3 +181,22 @@ test('the stage shows the three promises; a broken one leads to the attempt that
     const room = Math.min(row.height, m.scroller.bottom - m.scroller.top);
     assert.ok(shown >= room - 2, `the row is in its box: ${JSON.stringify(row)} ${JSON.stringify(m.scroller)}`);
   }));
+
+for (const lang of ['en', 'fa']) {
+  test(`embedded in a 756×640 frame in ${lang}: no page scroll, with Send, the stage and the newest row in view; none at 480 px tall either`, () =>
+    suite.withLab({ query: `?embed=1&lang=${lang}`, viewport: { width: 756, height: 640 }, settings: 'closed' }, async (page) => {
+      assertOneScreen(await measure(page), 'empty');
+      const send = page.locator('.request button[type="submit"]');
+      for (let i = 0; i < 3; i += 1) await send.click();
+      await skipToIdle(page);
+      const m = await measure(page);
+      assert.equal(m.newestId, '3');
+      assertOneScreen(m, 'after three sends', { wholeRow: false });
+      // Every drawer open: the settings' column scrolls by itself, the page does not.
+      await page.getByTestId('show-all-settings').check();
+      await page.setViewportSize({ width: 756, height: 480 });
+      const short = await measure(page);
+      assert.ok(short.scrollHeight <= short.height + 1, `480 px tall: the page does not scroll (${short.scrollHeight})`);
+      assert.ok(within(short.stage, screen(short)) || short.stage.top < short.height, 'the stage starts in view');
+    }));
+}

@@ -376,11 +376,17 @@ pub fn remember_shortcuts(on: bool) {
     }
 }
 
-/// Whether the sandbox stands in columns that fit the window (the same
-/// media query as `style/main.css`'s), rather than a phone's one column.
+/// Whether the sandbox stands in columns that fit the window (the same media
+/// queries as `style/main.css`'s: embedded, from 600 px wide), rather than a
+/// phone's one column.
 pub fn sandbox_in_columns() -> bool {
+    let query = if is_embed() {
+        "(min-width: 600px)"
+    } else {
+        "(min-width: 900px) and (min-height: 560px)"
+    };
     window()
-        .match_media("(min-width: 900px) and (min-height: 560px)")
+        .match_media(query)
         .ok()
         .flatten()
         .is_some_and(|m| m.matches())
