@@ -23,6 +23,16 @@ fn wait(lab: &mut Lab, ms: u64) {
     lab.dispatch(Action::Wait { ms }).unwrap();
 }
 
+/// Each process the stage draws, running or a ghost, with its state.
+fn processes_drawn(lab: &Lab) -> Vec<(u32, ProcessState)> {
+    let stage = lab.state().stage();
+    stage
+        .processes
+        .iter()
+        .map(|p| (p.process, p.state))
+        .collect()
+}
+
 #[test]
 fn a_request_leaves_its_caller_and_travels_at_the_pace_of_the_clock() {
     let mut lab = Lab::new();
@@ -174,13 +184,8 @@ fn a_crash_between_writes_darkens_the_process_and_marks_the_one_table_written() 
     send(&mut lab, "alice", "order-1", false);
     lab.skip_to_idle().unwrap();
     let stage = lab.state().stage();
-    let states: Vec<_> = stage
-        .processes
-        .iter()
-        .map(|p| (p.process, p.state))
-        .collect();
     assert_eq!(
-        states,
+        processes_drawn(&lab),
         [(2, ProcessState::Running), (1, ProcessState::Crashed)]
     );
     let ghost = &stage.processes[1];
@@ -498,14 +503,8 @@ fn a_step_that_crashes_thrice_draws_only_the_newest_ghost_of_its_slot() {
         send(&mut lab, "alice", key, false);
         lab.skip_to_idle().unwrap();
     }
-    let stage = lab.state().stage();
-    let drawn: Vec<_> = stage
-        .processes
-        .iter()
-        .map(|p| (p.process, p.state))
-        .collect();
     assert_eq!(
-        drawn,
+        processes_drawn(&lab),
         [(4, ProcessState::Running), (3, ProcessState::Crashed)]
     );
 }
@@ -652,15 +651,8 @@ fn going_down_to_one_process_leaves_the_second_one_ended() {
     let mut lab = Lab::new();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
-    let drawn: Vec<_> = lab
-        .state()
-        .stage()
-        .processes
-        .iter()
-        .map(|p| (p.process, p.state))
-        .collect();
     assert_eq!(
-        drawn,
+        processes_drawn(&lab),
         [(1, ProcessState::Running), (2, ProcessState::Ended)]
     );
 }
