@@ -200,3 +200,43 @@ for (const lang of ['en', 'fa']) {
       assert.ok(within(short.stage, screen(short)) || short.stage.top < short.height, 'the stage starts in view');
     }));
 }
+
+test('the time slider takes the picture back to any moment and forward again, by keyboard', () =>
+  suite.withLab({ query: '?lang=en', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    const slider = page.getByRole('slider', { name: 'History', exact: true });
+    const now = async () => Number(await page.getByTestId('clock').getAttribute('data-now'));
+    assert.equal(await slider.isDisabled(), true, 'nothing has happened yet');
+    const send = page.getByRole('button', { name: 'Send', exact: true });
+    await send.click();
+    await skipToIdle(page);
+    await send.click();
+    await skipToIdle(page);
+    const end = await now();
+    assert.ok(end > 0);
+    assert.equal(await slider.getAttribute('max'), String(end));
+    assert.equal(await page.getByTestId('history-end').count(), 0, 'at the end: nothing to go forward to');
+    const rowsAtEnd = await page.locator('[data-testid="timeline-row"]').count();
+
+    // Home: the first moment. The first request is on its way; the second not yet sent.
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').dataset.now === '0');
+    assert.equal(await page.locator('[data-testid="timeline-row"]').count(), 1);
+    assert.equal(await page.locator('[data-testid="stage-caller"][data-state="waiting"]').count(), 1);
+    assert.equal(await page.locator('[data-testid="stage-token"][data-kind="request"]').count(), 1);
+    assert.match(await slider.getAttribute('aria-valuetext'), /^0(\.0)? s of /);
+    assert.match(await page.getByTestId('notice').textContent(), /clock is stopped at this earlier moment/);
+
+    // End: the present again, the same rows.
+    await page.keyboard.press('End');
+    await page.waitForFunction((e) => document.querySelector('[data-testid="clock"]').dataset.now === String(e), end);
+    assert.equal(await page.locator('[data-testid="timeline-row"]').count(), rowsAtEnd);
+    assert.equal(await page.getByTestId('history-end').count(), 0);
+
+    // Back, then something new: the rest of that history is gone, as after an undo.
+    await page.keyboard.press('Home');
+    await page.getByTestId('history-end').waitFor();
+    await send.click();
+    assert.equal(await page.getByRole('button', { name: 'Redo', exact: true }).getAttribute('aria-disabled'), 'true');
+    assert.equal(await page.getByTestId('history-end').count(), 0);
+  }));

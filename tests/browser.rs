@@ -876,3 +876,38 @@ async fn a_stage_part_opens_its_settings_drawer_and_the_switch_opens_all() {
         assert!(hidden(code), "{code}");
     }
 }
+
+/// The time slider's change takes the lab to that moment; its end, back.
+#[wasm_bindgen_test]
+async fn the_time_slider_takes_the_lab_to_a_moment_and_back() {
+    let lab = mount(Lang::En).await;
+    lab.act("Send").await;
+    let clock = lab.find("[data-testid=clock]").unwrap();
+    let end = clock.get_attribute("data-now").unwrap();
+    let slider: HtmlInputElement = lab.find("#history").unwrap().unchecked_into();
+    assert_eq!(slider.max(), end);
+    let at_end = lab
+        .find("[data-testid=history-at]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    slider.set_value("40");
+    slider
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(clock.get_attribute("data-now").as_deref(), Some("40"));
+    let at = lab
+        .find("[data-testid=history-at]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert_ne!(at, at_end);
+    assert_eq!(
+        at.split(" of ").nth(1),
+        at_end.split(" of ").nth(1),
+        "the far end stays"
+    );
+    lab.click("To the end").await;
+    assert_eq!(clock.get_attribute("data-now"), Some(end));
+}

@@ -48,7 +48,7 @@ words!(
     set_language_hint, acknowledge_label, caller_queue,
     signed_in_label, signed_in_nobody, signed_in_hint, email_via_label,
     inbox_title, inbox_empty, auto_retry_label, auto_retry_hint, max_attempts_label,
-    backoff_title, show_all_settings, request_and_settings,
+    backoff_title, show_all_settings, request_and_settings, history_slider, history_end,
 });
 
 /// One language's words: those that take no value as fields (through
@@ -590,6 +590,14 @@ impl Texts {
             Truth::Pending => "truth.pending",
             Truth::Crashed => "truth.crashed",
         })
+    }
+
+    /// Where the time slider stands: "3.2 s of 12.5 s".
+    pub fn history_at(&self, at: Millis, end: Millis) -> String {
+        self.say(
+            "history_at",
+            &[("time", Arg::Time(at)), ("end", Arg::Time(end))],
+        )
     }
 
     /// "at 1.2 s": when something happened, in virtual time.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::limits::{MAX_ACTIONS, MAX_SENDS, MAX_WAIT_MS};
 use super::state::{LabError, LabState};
+use crate::sim::Millis;
 
 /// A recorded session: the list of actions, in the form exported and shared.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +31,9 @@ pub struct Lab {
     sends: u64,
     /// What undo took off the end of the history, newest undo last.
     undone: Vec<Vec<Action>>,
+    /// How far in time the history reached before an undo or a travel back:
+    /// the time slider's far end while something is undone.
+    horizon: Option<Millis>,
 }
 
 impl Lab {
@@ -42,6 +46,7 @@ impl Lab {
     pub fn dispatch(&mut self, action: Action) -> Result<(), LabError> {
         self.record(action)?;
         self.undone.clear();
+        self.horizon = None;
         Ok(())
     }
 
@@ -119,8 +124,59 @@ impl Lab {
         let mut earlier = self.rewound(cut);
         earlier.undone = std::mem::take(&mut self.undone);
         earlier.undone.push(undone);
+        earlier.horizon = Some(self.horizon());
         *self = earlier;
         Ok(())
+    }
+
+    /// The time the whole history reaches, what is undone included: the far end
+    /// of the time slider.
+    pub fn horizon(&self) -> Millis {
+        self.horizon.unwrap_or(0).max(self.state.now())
+    }
+
+    /// Takes the lab to the moment `at` of its history (what is undone included;
+    /// a later moment is the horizon): the history replayed up to it, a wait cut
+    /// where it crosses `at`, and the rest kept to go forward again, as undo
+    /// keeps it. A moment inside a move of the clock is the moment it started.
+    pub fn travel_to(&mut self, at: Millis) {
+        let horizon = self.horizon();
+        let at = at.min(horizon);
+        let whole: Vec<Action> = self
+            .history
+            .actions
+            .iter()
+            .chain(self.undone.iter().rev().flatten())
+            .cloned()
+            .collect();
+        let mut lab = Lab::new();
+        let mut rest = Vec::new();
+        for (i, action) in whole.iter().enumerate() {
+            let now = lab.state.now();
+            let passes = match action {
+                Action::Wait { ms } | Action::MoveClock { ms } => now + ms > at,
+                _ => now > at,
+            };
+            if passes {
+                match action {
+                    Action::Wait { ms } if at > now => {
+                        lab.record(Action::Wait { ms: at - now })
+                            .expect("a shorter wait is accepted where the whole was");
+                        rest.push(Action::Wait { ms: now + ms - at });
+                    }
+                    _ => rest.push(action.clone()),
+                }
+                rest.extend_from_slice(&whole[i + 1..]);
+                break;
+            }
+            lab.record(action.clone())
+                .expect("an accepted history replays");
+        }
+        if !rest.is_empty() {
+            lab.undone.push(rest);
+            lab.horizon = Some(horizon);
+        }
+        *self = lab;
     }
 
     /// Does again what the last undo took back, exactly as it was.

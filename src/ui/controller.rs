@@ -267,6 +267,13 @@ impl Controller {
         self.after_time_travel(result);
     }
 
+    /// Takes the lab to a moment of its history (the time slider): forward again
+    /// to the end, or on from there, as after an undo.
+    pub fn travel_to(self, at: crate::lab::Millis) {
+        self.lab.update(|lab| lab.travel_to(at));
+        self.after_time_travel(Ok(()));
+    }
+
     fn after_time_travel(self, result: Result<(), LabError>) {
         // Told when the clock stops here, and still told on a further undo or
         // redo while it stays stopped.

@@ -20,6 +20,9 @@ pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl Int
     let idle = Memo::new(move |_| ctl.lab.with(|lab| lab.state().until_next().is_none()));
     let can_undo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_undo()));
     let can_redo = Memo::new(move |_| ctl.lab.with(|lab| lab.can_redo()));
+    // Where the lab stands in its history, and how far the history reaches.
+    let span = Memo::new(move |_| ctl.lab.with(|lab| (lab.state().now(), lab.horizon())));
+    let at_text = move || span.with(|(at, end)| texts().history_at(*at, *end));
 
     view! {
         <div class="time-bar" inert=move || resting.get()>
@@ -112,6 +115,38 @@ pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl Int
                 >
                     {move || texts().redo}
                 </button>
+            </div>
+            // The time slider: any moment of the history, and forward again.
+            <div class="history-row">
+                <label for="history">{move || texts().history_slider}</label>
+                <input
+                    type="range"
+                    id="history"
+                    data-testid="history"
+                    min="0"
+                    step="1"
+                    max=move || span.get().1
+                    prop:value=move || span.get().0.to_string()
+                    disabled=move || span.get().1 == 0
+                    aria-valuetext=at_text
+                    on:change=move |ev| {
+                        if let Ok(at) = event_target_value(&ev).parse::<u64>() {
+                            ctl.travel_to(at);
+                        }
+                    }
+                />
+                <span class="history-at" data-testid="history-at">{at_text}</span>
+                {move || {
+                    let (at, end) = span.get();
+                    (at < end)
+                        .then(|| {
+                            view! {
+                                <button data-testid="history-end" on:click=move |_| ctl.travel_to(end)>
+                                    {move || texts().history_end}
+                                </button>
+                            }
+                        })
+                }}
             </div>
         </div>
     }
