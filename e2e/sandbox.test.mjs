@@ -240,3 +240,29 @@ test('the time slider takes the picture back to any moment and forward again, by
     assert.equal(await page.getByRole('button', { name: 'Redo', exact: true }).getAttribute('aria-disabled'), 'true');
     assert.equal(await page.getByTestId('history-end').count(), 0);
   }));
+
+test('a timeline row pointed at or focused marks its parts of the stage', () =>
+  suite.withLab({ query: '?lang=en', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await skipToIdle(page);
+    await page.getByRole('button', { name: 'Retry (fresh key)', exact: true }).click();
+    await skipToIdle(page);
+    // The attempts whose parts are marked (its caller, and its tokens still on their way).
+    const marked = () =>
+      page.locator('[data-testid="stage"] [data-highlighted="true"]').evaluateAll((es) => [...new Set(es.map((e) => e.dataset.attempt))]);
+    const callerMarked = (n) => page.locator(`[data-testid="stage-caller"][data-attempt="${n}"][data-highlighted="true"]`).count();
+    assert.deepEqual(await marked(), []);
+    await page.locator('[data-testid="timeline-row"][data-attempt="2"]').hover();
+    assert.deepEqual(await marked(), ['2']);
+    assert.equal(await callerMarked(2), 1);
+    await page.locator('[data-testid="timeline-row"][data-attempt="1"]').hover();
+    assert.deepEqual(await marked(), ['1']);
+    assert.equal(await callerMarked(1), 1);
+    await page.mouse.move(5, 5);
+    assert.deepEqual(await marked(), []);
+    // The way back: a caller brings its row into view and focus, and stays marked.
+    await page.locator('[data-testid="stage-caller"][data-attempt="2"]').click();
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'timeline-row');
+    await page.mouse.move(5, 5);
+    assert.deepEqual(await marked(), ['2']);
+  }));

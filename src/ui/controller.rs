@@ -187,6 +187,9 @@ pub struct Controller {
     pub epoch: RwSignal<u64>,
     /// Which settings drawers are open.
     pub drawers: Drawers,
+    /// The attempt whose timeline row is pointed at or focused: the stage
+    /// marks its parts.
+    pub highlight: RwSignal<Option<crate::lab::AttemptId>>,
     pump_running: StoredValue<bool>,
     /// When the page last drew what a skip did.
     skip_drawn_at: StoredValue<f64>,
@@ -213,6 +216,7 @@ impl Controller {
             skipping: RwSignal::new(false),
             epoch: RwSignal::new(0),
             drawers: Drawers::new(),
+            highlight: RwSignal::new(None),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),
             replaced: StoredValue::new_local(None),

@@ -190,7 +190,14 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                                 <th scope="col">{move || texts().col_balance}</th>
                             </tr>
                         </thead>
-                        <tbody>
+                        // The row pointed at or focused marks its parts of the
+                        // stage: one listener for all rows, which are drawn once.
+                        <tbody
+                            on:mouseover=move |ev| ctl.highlight.set(row_attempt(&ev))
+                            on:focusin=move |ev| ctl.highlight.set(row_attempt(&ev))
+                            on:mouseleave=move |_| ctl.highlight.set(focused_row())
+                            on:focusout=move |_| ctl.highlight.set(None)
+                        >
                             <For
                                 each=move || items.get()
                                 key=|(key, _)| key.clone()
@@ -301,6 +308,22 @@ fn gap_items(
 }
 
 /// Moves the keyboard focus to an attempt's row, which scrolls it into view.
+/// The attempt of the timeline row an event happened in, if any.
+fn row_attempt(ev: &web_sys::Event) -> Option<AttemptId> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let row = target.closest("tr[data-attempt]").ok()??;
+    row.get_attribute("data-attempt")?.parse().ok()
+}
+
+/// The attempt of the timeline row that has the focus, if one has.
+fn focused_row() -> Option<AttemptId> {
+    let focused = document().active_element()?;
+    if focused.get_attribute("data-testid").as_deref() != Some("timeline-row") {
+        return None;
+    }
+    focused.get_attribute("data-attempt")?.parse().ok()
+}
+
 /// False while the page has not drawn it yet.
 fn focus_row(attempt: AttemptId) -> bool {
     let selector = format!("[data-testid=timeline-row][data-attempt=\"{attempt}\"]");
