@@ -34,6 +34,11 @@ async function clickIfStillThere(locator) {
     if (/element is not enabled|element is not attached|element was detached/.test(String(error.message))) {
       return false;
     }
+    // Or it went before the click could find it: fewer buttons now than when it
+    // was picked (a "To the end" or a broken promise's button comes and goes).
+    if (/Timeout \d+ms exceeded/.test(String(error.message)) && !/locator resolved to/.test(String(error.message))) {
+      return false;
+    }
     // Or it came to rest: the walkthrough opened (its files arrive a moment after
     // the click) and made the lab's controls inert.
     if (/element is inert|element is not visible/.test(String(error.message))) return false;
