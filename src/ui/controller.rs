@@ -271,6 +271,11 @@ impl Controller {
         self.after_time_travel(result);
     }
 
+    /// Whether the timeline row pointed at or focused is `attempt`'s.
+    pub fn highlighted(self, attempt: Option<crate::lab::AttemptId>) -> bool {
+        attempt.is_some() && self.highlight.get() == attempt
+    }
+
     /// Takes the lab to a moment of its history (the time slider): forward again
     /// to the end, or on from there, as after an undo.
     pub fn travel_to(self, at: crate::lab::Millis) {

@@ -59,7 +59,7 @@ impl DrawerId {
 /// Which drawers are open.
 #[derive(Clone, Copy)]
 pub struct Drawers {
-    open: RwSignal<[bool; 5]>,
+    open: RwSignal<[bool; DrawerId::ALL.len()]>,
 }
 
 impl Drawers {
@@ -87,7 +87,7 @@ impl Drawers {
     }
 
     pub fn set_all(self, on: bool) {
-        self.open.set([on; 5]);
+        self.open.set([on; DrawerId::ALL.len()]);
     }
 
     /// Opens a drawer and takes the keyboard to its heading, in view: a stage

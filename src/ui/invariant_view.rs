@@ -10,16 +10,22 @@ use crate::lab::{Break, Invariant};
 
 use super::controller::Controller;
 
-#[component]
-pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
-    let texts = move || ctl.lang.get().texts();
-    let lang = move || ctl.lang.get();
-    let breaks = Memo::new(move |_| {
+/// Where each promise first broke, if it did: what the panel and the stage's
+/// promises both draw.
+pub fn promise_breaks(ctl: Controller) -> Memo<[Option<Break>; 3]> {
+    Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let invariants = lab.state().invariants();
             Invariant::ALL.map(|i| invariants.first_break(i))
         })
-    });
+    })
+}
+
+#[component]
+pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    let lang = move || ctl.lang.get();
+    let breaks = promise_breaks(ctl);
     let expired = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();

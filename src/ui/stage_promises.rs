@@ -9,16 +9,12 @@ use leptos::prelude::*;
 use crate::lab::{AttemptId, Invariant};
 
 use super::controller::Controller;
+use super::invariant_view::promise_breaks;
 
 #[component]
 pub fn StagePromises(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    let breaks = Memo::new(move |_| {
-        ctl.lab.with(|lab| {
-            let invariants = lab.state().invariants();
-            Invariant::ALL.map(|i| invariants.first_break(i))
-        })
-    });
+    let breaks = promise_breaks(ctl);
     let promises = Invariant::ALL
         .into_iter()
         .enumerate()

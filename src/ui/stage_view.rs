@@ -119,8 +119,8 @@ fn CallerFigure(
         <li class="stage-caller-item">
             <button
                 class="stage-caller"
-                class:highlighted=move || ctl.highlight.get() == Some(attempt)
-                data-highlighted=move || (ctl.highlight.get() == Some(attempt)).then_some("true")
+                class:highlighted=move || ctl.highlighted(Some(attempt))
+                data-highlighted=move || ctl.highlighted(Some(attempt)).then_some("true")
                 data-testid="stage-caller"
                 data-attempt=attempt
                 data-process=caller.process
@@ -189,8 +189,8 @@ fn ProcessRow(
                     <li
                         class="stage-slot"
                         class:filled=attempt.is_some()
-                        class:highlighted=move || attempt.is_some() && ctl.highlight.get() == attempt
-                        data-highlighted=move || (attempt.is_some() && ctl.highlight.get() == attempt).then_some("true")
+                        class:highlighted=move || ctl.highlighted(attempt)
+                        data-highlighted=move || ctl.highlighted(attempt).then_some("true")
                         data-testid="stage-queue-slot"
                         data-process=number
                         data-attempt=attempt
@@ -228,8 +228,8 @@ fn ProcessRow(
                         <span
                             class="stage-consumer"
                             class:busy=move || in_hand.with(Option::is_some)
-                            class:highlighted=move || in_hand.get().is_some() && ctl.highlight.get() == in_hand.get()
-                            data-highlighted=move || (in_hand.get().is_some() && ctl.highlight.get() == in_hand.get()).then_some("true")
+                            class:highlighted=move || ctl.highlighted(in_hand.get())
+                            data-highlighted=move || ctl.highlighted(in_hand.get()).then_some("true")
                             data-testid="stage-consumer"
                             data-process=number
                             data-attempt=move || in_hand.get()
@@ -345,8 +345,8 @@ fn TokenView(
             role="img"
             class=format!("stage-token token-{}", kind.code())
             class:back=kind.goes_back()
-            class:highlighted=move || attempt.is_some() && ctl.highlight.get() == attempt
-            data-highlighted=move || (attempt.is_some() && ctl.highlight.get() == attempt).then_some("true")
+            class:highlighted=move || ctl.highlighted(attempt)
+            data-highlighted=move || ctl.highlighted(attempt).then_some("true")
             data-testid="stage-token"
             data-kind=kind.code()
             data-attempt=attempt
