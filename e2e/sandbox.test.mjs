@@ -249,17 +249,26 @@ test('a timeline row pointed at or focused marks its parts of the stage', () =>
     await skipToIdle(page);
     // The attempts whose parts are marked (its caller, and its tokens still on their way).
     const marked = () =>
-      page.locator('[data-testid="stage"] [data-highlighted="true"]').evaluateAll((es) => [...new Set(es.map((e) => e.dataset.attempt))]);
+      page.locator('[data-testid="stage"] [data-highlighted="true"][data-attempt]').evaluateAll((es) => [...new Set(es.map((e) => e.dataset.attempt))]);
+    // The receipts marked: the operation's receipt, whichever attempt wrote it.
+    const receiptsMarked = () =>
+      page.locator('[data-testid="stage-receipt"][data-highlighted="true"]').evaluateAll((es) => es.map((e) => e.dataset.key));
+    const keyOf = (n) => page.locator(`[data-testid="timeline-row"][data-attempt="${n}"] .key`).textContent();
     const callerMarked = (n) => page.locator(`[data-testid="stage-caller"][data-attempt="${n}"][data-highlighted="true"]`).count();
     assert.deepEqual(await marked(), []);
+    assert.deepEqual(await receiptsMarked(), []);
     await page.locator('[data-testid="timeline-row"][data-attempt="2"]').hover();
     assert.deepEqual(await marked(), ['2']);
     assert.equal(await callerMarked(2), 1);
+    assert.deepEqual(await receiptsMarked(), [await keyOf(2)]);
     await page.locator('[data-testid="timeline-row"][data-attempt="1"]').hover();
     assert.deepEqual(await marked(), ['1']);
     assert.equal(await callerMarked(1), 1);
+    assert.deepEqual(await receiptsMarked(), [await keyOf(1)]);
+    assert.notEqual(await keyOf(1), await keyOf(2));
     await page.mouse.move(5, 5);
     assert.deepEqual(await marked(), []);
+    assert.deepEqual(await receiptsMarked(), []);
     // The way back: a caller brings its row into view and focus, and stays marked.
     await page.locator('[data-testid="stage-caller"][data-attempt="2"]').click();
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'timeline-row');

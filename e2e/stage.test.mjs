@@ -94,6 +94,47 @@ test('a caller, by keyboard, leads to its row of the timeline', () =>
     assert.equal(await page.evaluate(() => document.activeElement.dataset.attempt), '1');
   }));
 
+test('a receipt leads to the row that wrote it, not to the retry it answered', () =>
+  withLab({}, async (page) => {
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    await button(page, 'Retry (same key)').click();
+    await skipToIdle(page);
+    const memory = part(page, 'stage-store', '[data-kind="memory"][data-process="1"]');
+    const receipt = memory.locator('[data-testid="stage-receipt"]');
+    assert.equal(await receipt.count(), 1);
+    const lead = receipt.getByRole('button', { name: 'Receipt account-7 · order-1042 · +100: show the row that wrote it' });
+    await lead.click();
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'timeline-row');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.attempt), '1');
+    assert.equal(await receipt.getAttribute('data-highlighted'), 'true');
+    // By keyboard too, from the retry's row back to the same receipt.
+    await page.locator('[data-testid="timeline-row"][data-attempt="2"]').focus();
+    await lead.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.dataset.attempt === '1');
+  }));
+
+test('a request whose caller gave up is marked in its queue slot, and the legend says so', () =>
+  withLab({}, async (page) => {
+    await page.getByRole('switch', { name: 'Pause consumer' }).check();
+    await button(page, 'Send').click();
+    const slot = part(page, 'stage-queue-slot', '[data-attempt="1"]');
+    await slot.waitFor();
+    assert.equal(await slot.getAttribute('data-timed-out'), null);
+    await skipToIdle(page);
+    assert.equal(await part(page, 'stage-caller', '[data-attempt="1"]').getAttribute('data-state'), 'timed-out');
+    assert.equal(await slot.getAttribute('data-timed-out'), 'true');
+    assert.match(await slot.textContent(), /deadline passed/);
+    const legend = part(page, 'stage-legend');
+    await legend.locator('summary').click();
+    assert.match(await legend.locator('li[data-mark="late-work"]').innerText(), /caller who stopped waiting/);
+    // Let it go: the consumer does the work for nobody, and the slot is empty again.
+    await page.getByRole('switch', { name: 'Pause consumer' }).uncheck();
+    await skipToIdle(page);
+    assert.equal(await part(page, 'stage-queue-slot', '[data-timed-out]').count(), 0);
+  }));
+
 test('under reduced motion a token is placed where it goes, not moved', () =>
   withLab({ reducedMotion: 'reduce' }, async (page) => {
     await setSpeed(page, 'Clock stopped');

@@ -751,3 +751,44 @@ fn rows_waiting_in_the_outbox_keep_the_mail_drawn_after_emails_are_off() {
     let mail = lab.state().stage().mail.expect("its row is still to send");
     assert_eq!((mail.delivered, mail.pending), (0, 1));
 }
+
+#[test]
+fn a_request_whose_caller_gave_up_is_marked_where_it_waits() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(5_000)))
+        .unwrap();
+    send(&mut lab, "alice", "order-1", false);
+    send(&mut lab, "bob", "order-2", false);
+    let process = |lab: &Lab| lab.state().stage().processes[0].clone();
+    // Both callers still wait: 1 in hand, 2 in the queue.
+    let now = process(&lab);
+    assert_eq!((now.in_hand, now.queue.clone()), (Some(1), vec![2]));
+    assert!(now.timed_out.is_empty());
+    // Past their 3 s deadlines the work goes on, for nobody.
+    wait(&mut lab, 3_500);
+    let later = process(&lab);
+    assert_eq!((later.in_hand, later.queue.clone()), (Some(1), vec![2]));
+    assert_eq!(later.timed_out, [2, 1]);
+    // Once done, nothing is left to mark.
+    lab.skip_to_idle().unwrap();
+    assert!(process(&lab).timed_out.is_empty());
+}
+
+#[test]
+fn a_queued_request_of_a_patient_caller_is_never_marked() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(5_000)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    lab.dispatch(Action::Stress {
+        account_id: "alice".into(),
+        points: 1,
+        count: 20,
+        duplicate_percent: 0,
+    })
+    .unwrap();
+    wait(&mut lab, 60_000);
+    let stage = lab.state().stage();
+    assert_eq!(stage.processes[0].queue.len(), 16);
+    assert!(stage.processes[0].timed_out.is_empty());
+}

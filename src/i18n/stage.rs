@@ -87,6 +87,16 @@ impl StageTexts {
         })
     }
 
+    /// The mark of work whose caller's deadline passed while it waited.
+    pub fn deadline_passed(&self) -> &'static str {
+        self.word("stage.mark.timed_out")
+    }
+
+    /// The legend's name of a queue slot whose caller stopped waiting.
+    pub fn late_work(&self) -> &'static str {
+        self.word("stage.late_work")
+    }
+
     /// The legend's names of the marks that are not a caller's: a deadline that
     /// passed, a crash, a torn write, a conflict, an expiry, a second email.
     pub fn other_marks(&self) -> [(&'static str, &'static str); 6] {
@@ -132,6 +142,14 @@ impl StageTexts {
     /// Rows of a store's table beyond those drawn.
     pub fn more_rows(&self, n: usize) -> String {
         self.say("stage.more_rows", &[("n", count(n))])
+    }
+
+    /// A receipt's name as a way to the row that wrote it.
+    pub fn receipt_lead(&self, receipt: &str) -> String {
+        self.say(
+            "stage.receipt_lead",
+            &[("receipt", Arg::Text(receipt.to_string()))],
+        )
     }
 
     pub fn tries(&self, n: u32) -> String {

@@ -10,6 +10,7 @@ mod form;
 mod invariants;
 mod limits;
 mod read_action;
+mod receipt_row;
 mod recorded_lab;
 mod row_says;
 mod session;

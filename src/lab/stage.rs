@@ -135,6 +135,9 @@ pub struct StageProcess {
     pub memory: Option<StoreTables>,
     /// Attempts holding an in-progress record in its memory.
     pub in_progress: Vec<AttemptId>,
+    /// Attempts in its queue or in hand whose caller's deadline ran out while
+    /// they waited: work nobody waits for any more, still to be done.
+    pub timed_out: Vec<AttemptId>,
     /// Where it crashed, if it did.
     pub crash_point: Option<CrashPoint>,
 }
@@ -305,10 +308,18 @@ impl LabState {
                         let (receipts, receipt_count) = store.receipts_page(MAX_STORE_ROWS);
                         tables(store.balances(), receipts, receipt_count)
                     });
+                let timed_out = line
+                    .queue
+                    .iter()
+                    .copied()
+                    .chain(line.in_hand)
+                    .filter(|&id| self.row_of(id).is_some_and(AttemptRow::answered))
+                    .collect();
                 StageProcess {
                     process: line.process,
                     slot: Some(line.slot),
                     state: ProcessState::Running,
+                    timed_out,
                     queue: line.queue.iter().copied().collect(),
                     waiting: line.waiting.len(),
                     in_hand: line.in_hand,
@@ -513,6 +524,7 @@ fn ghosts(markers: &[super::timeline::Marker], now: Millis) -> Vec<StageProcess>
             in_hand: None,
             memory: None,
             in_progress: Vec::new(),
+            timed_out: Vec::new(),
             crash_point,
         });
     }

@@ -298,6 +298,10 @@ impl LabState {
     pub fn attempt_by_id(&self, id: AttemptId) -> Option<&Attempt> {
         self.fold.attempt(id).map(|t| &t.attempt)
     }
+    /// An attempt's timeline row, by number.
+    pub fn row_of(&self, id: AttemptId) -> Option<&AttemptRow> {
+        self.fold.attempt(id).map(|t| &self.fold.timeline[t.row])
+    }
     /// What happened between the attempts' rows, in order.
     pub fn markers(&self) -> &[Marker] {
         &self.fold.markers
@@ -351,11 +355,7 @@ impl LabState {
     pub fn stress_progress(&self) -> Option<StressProgress> {
         let (first, total) = self.stress_run?;
         let answered = (first..first + AttemptId::from(total))
-            .filter(|&id| {
-                self.fold
-                    .attempt(id)
-                    .is_some_and(|t| self.fold.timeline[t.row].answered())
-            })
+            .filter(|&id| self.row_of(id).is_some_and(AttemptRow::answered))
             .count() as u32;
         (answered < total).then_some(StressProgress { answered, total })
     }

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use crate::core::PointWorker;
 use crate::lab::{
-    visible, AttemptId, Lane, ProcessState, Stage, StageCaller, StageProcess, StoreTables, Token,
-    TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+    visible, AttemptId, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StageProcess,
+    StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
 };
 
 use super::controller::{Controller, Speed};
@@ -180,6 +180,13 @@ fn ProcessRow(
                 .unwrap_or_default()
         })
     });
+    let timed_out = Memo::new(move |_| {
+        process.with(|p| p.as_ref().map(|p| p.timed_out.clone()).unwrap_or_default())
+    });
+    // Work whose caller's deadline ran out while it waited: still done, for nobody.
+    let late = move |attempt: Option<AttemptId>| {
+        attempt.is_some_and(|a| timed_out.with(|t| t.contains(&a)))
+    };
     let slots = move || {
         let queue = queue.get();
         (0..PointWorker::CAPACITY)
@@ -189,13 +196,20 @@ fn ProcessRow(
                     <li
                         class="stage-slot"
                         class:filled=attempt.is_some()
+                        class:timed-out=late(attempt)
+                        data-timed-out=late(attempt).then_some("true")
                         class:highlighted=move || ctl.highlighted(attempt)
                         data-highlighted=move || ctl.highlighted(attempt).then_some("true")
                         data-testid="stage-queue-slot"
                         data-process=number
                         data-attempt=attempt
                     >
-                        {attempt.map(|a| view! { <span class="visually-hidden">{texts().attempt_number(a)}</span> })}
+                        {attempt.map(|a| view! {
+                            <span class="visually-hidden">
+                                {texts().attempt_number(a)}
+                                {late(Some(a)).then(|| format!(" ({})", texts().stage.deadline_passed()))}
+                            </span>
+                        })}
                     </li>
                 }
             })
@@ -228,6 +242,8 @@ fn ProcessRow(
                         <span
                             class="stage-consumer"
                             class:busy=move || in_hand.with(Option::is_some)
+                            class:timed-out=move || late(in_hand.get())
+                            data-timed-out=move || late(in_hand.get()).then_some("true")
                             class:highlighted=move || ctl.highlighted(in_hand.get())
                             data-highlighted=move || ctl.highlighted(in_hand.get()).then_some("true")
                             data-testid="stage-consumer"
@@ -255,7 +271,7 @@ fn ProcessRow(
                 {move || memory.get().map(|tables| view! {
                     <div class="stage-store memory" data-testid="stage-store" data-kind="memory" data-process=number role="group" aria-label=texts().stage.memory>
                         <p class="stage-sub-title">{texts().stage.memory} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
-                        <Tables ctl=ctl tables=tables />
+                        <Tables ctl=ctl tables=tables process=number reveal=reveal />
                     </div>
                 })}
             </div>
@@ -369,10 +385,23 @@ fn TokenView(
 }
 
 /// A store's two tables, as far as the picture draws them: the first balances,
-/// the newest receipts, and how many more of each.
+/// the newest receipts, and how many more of each. A receipt leads to the row
+/// that wrote it and lights up while a row of its operation is pointed at.
 #[component]
-fn Tables(ctl: Controller, tables: StoreTables) -> impl IntoView {
+fn Tables(
+    ctl: Controller,
+    tables: StoreTables,
+    /// Whose memory: `None` for a store every process shares.
+    #[prop(optional)]
+    process: Option<ProcessNumber>,
+    #[prop(optional)] reveal: Option<RwSignal<Option<AttemptId>>>,
+) -> impl IntoView {
     let t = ctl.lang.get_untracked().texts();
+    let pointed_at = Memo::new(move |_| {
+        let attempt = ctl.highlight.get()?;
+        ctl.lab
+            .with_untracked(|lab| lab.state().operation_of(attempt))
+    });
     let more_accounts = tables.accounts.saturating_sub(tables.balances.len());
     let more_receipts = tables.receipt_count.saturating_sub(tables.receipts.len());
     view! {
@@ -393,10 +422,41 @@ fn Tables(ctl: Controller, tables: StoreTables) -> impl IntoView {
             <div class="stage-table">
                 <span class="table-name">{t.stage.receipts}</span>
                 <ul class="stage-receipts" data-testid="stage-receipts" data-count=tables.receipt_count>
-                    {tables.receipts.iter().map(|(account, key, points)| view! {
-                        <li class="stage-receipt" data-account=account.clone() data-key=key.clone()>
-                            <bdi dir="ltr">{visible(account).into_owned()} " · " {visible(key).into_owned()} " · +" {*points}</bdi>
-                        </li>
+                    {tables.receipts.into_iter().map(|(account, key, points)| {
+                        let lit = {
+                            let (account, key) = (account.clone(), key.clone());
+                            move || pointed_at.with(|op| op.as_ref().is_some_and(|(a, k)| *a == account && *k == key))
+                        };
+                        let text = format!("{} · {} · +{points}", visible(&account), visible(&key));
+                        let label = t.stage.receipt_lead(&text);
+                        let lead = {
+                            let (account, key) = (account.clone(), key.clone());
+                            move |_| {
+                                let row = ctl.lab.with_untracked(|lab| lab.state().receipt_row(process, &account, &key));
+                                if let (Some(reveal), Some(row)) = (reveal, row) {
+                                    reveal.set(Some(row));
+                                }
+                            }
+                        };
+                        view! {
+                            <li
+                                class="stage-receipt"
+                                data-testid="stage-receipt"
+                                class:highlighted=lit.clone()
+                                data-highlighted=move || lit().then_some("true")
+                                data-account=account
+                                data-key=key
+                            >
+                                {match reveal {
+                                    Some(_) => view! {
+                                        <button class="stage-receipt-lead" aria-label=label on:click=lead>
+                                            <bdi dir="ltr">{text}</bdi>
+                                        </button>
+                                    }.into_any(),
+                                    None => view! { <bdi dir="ltr">{text}</bdi> }.into_any(),
+                                }}
+                            </li>
+                        }
                     }).collect_view()}
                     {(tables.receipt_count == 0).then(|| view! { <li class="stage-none">{t.stage.empty}</li> })}
                     {(more_receipts > 0).then(|| view! { <li class="stage-more">{t.stage.more_rows(more_receipts)}</li> })}
@@ -425,7 +485,7 @@ fn StoresView(
                 view! {
                     <div class="stage-store durable" data-testid="stage-store" data-kind="durable" role="group" aria-label=t.stage.durable>
                         <p class="stage-part-title">{t.stage.durable} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
-                        <Tables ctl=ctl tables=d.tables.clone() />
+                        <Tables ctl=ctl tables=d.tables.clone() reveal=reveal />
                         {(!d.in_progress.is_empty()).then(|| view! {
                             <p class="stage-in-progress">
                                 {t.stage.in_progress} ": "
@@ -512,7 +572,13 @@ fn Legend(ctl: Controller) -> impl IntoView {
                     let others = t.stage.other_marks().into_iter().map(|(code, text)| view! {
                         <li data-mark=code><span class=format!("mark mark-{code}")>{text}</span></li>
                     });
-                    (tokens.collect_view(), callers.collect_view(), others.collect_view())
+                    let late = view! {
+                        <li data-mark="late-work">
+                            <span class="stage-slot filled timed-out still" aria-hidden="true"></span>
+                            " " {t.stage.late_work()}
+                        </li>
+                    };
+                    (tokens.collect_view(), callers.collect_view(), others.collect_view(), late)
                 }}
             </ul>
         </details>
