@@ -412,3 +412,43 @@ test("the lab's own code behind a step: marked lines, scrolled by the arrows, ke
     assert.equal(await page.getByTestId('code').getAttribute('open'), '', 'the same excerpt stays open');
   });
 });
+
+test('a step marks what proves its point and shows only the panels it needs; "Show everything" brings back the rest', () =>
+  suite.withLab({ query: '?lang=en&scenario=s10&step=4', viewport: { width: 1024, height: 768 } }, async (page) => {
+    await waitForStep(page, 4, 8);
+    const marked = (selector) => page.locator(`${selector}[data-marked="true"]`);
+    // The torn write: the durable store, Dave's retry, and the promise it breaks.
+    await marked('[data-testid="stage-store"][data-kind="durable"]').waitFor();
+    assert.equal(await marked('[data-testid="stage-caller"][data-attempt="4"]').count(), 1);
+    assert.equal(await marked('[data-testid="timeline-row"][data-attempt="4"]').count(), 1);
+    const promise = marked('[data-testid="invariant-receipt-has-grant"]');
+    assert.equal(await promise.count(), 1);
+    // In view, though the panels beside the stage scroll by themselves.
+    await page.waitForFunction(() => {
+      const mark = document.querySelector('[data-testid="invariant-receipt-has-grant"]').getBoundingClientRect();
+      const region = document.querySelector('.columns').getBoundingClientRect();
+      return mark.top >= region.top - 1 && mark.bottom <= Math.min(region.bottom, innerHeight) + 1;
+    });
+    const panel = (name) => page.locator(`[data-panel="${name}"]`);
+    assert.equal(await panel('promises').isHidden(), false);
+    assert.equal(await panel('timeline').isHidden(), false);
+    assert.equal(await panel('chart').isHidden(), true, 'the chart is out of the way');
+    const everything = page.getByRole('switch', { name: 'Show everything' });
+    await everything.check();
+    assert.equal(await panel('chart').isHidden(), false);
+    await everything.uncheck();
+    assert.equal(await panel('chart').isHidden(), true);
+
+    // A step that needs no panel leaves the stage alone, and marks the full queue.
+    await page.goto(`${suite.server.url}?lang=en&scenario=s5&step=2`);
+    await waitForStep(page, 2, 3);
+    assert.equal(await page.locator('.columns').isHidden(), true);
+    await marked('[data-testid="stage"] .stage-queue').waitFor();
+    assert.equal(await marked('[data-testid="stage-waiting"]').count(), 1);
+
+    // Back in the sandbox nothing is marked and every panel is there.
+    await page.getByRole('button', { name: 'Back to the sandbox', exact: true }).click();
+    await page.locator('[data-testid="walkthrough"]').waitFor({ state: 'detached' });
+    assert.equal(await page.locator('[data-marked="true"]').count(), 0);
+    for (const name of ['promises', 'chart', 'timeline']) assert.equal(await panel(name).isHidden(), false, name);
+  }));

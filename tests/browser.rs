@@ -627,6 +627,57 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
 }
 
 #[wasm_bindgen_test]
+async fn a_walkthrough_step_marks_its_proof_and_shows_only_the_panels_it_needs() {
+    let page = mount_walkthrough(Lang::En).await;
+    let marked = |page: &Mounted, selector: &str| {
+        page.find(selector)
+            .and_then(|e| e.get_attribute("data-marked"))
+            .is_some()
+    };
+    let hidden = |page: &Mounted, panel: &str| {
+        page.find(&format!("[data-panel={panel}]"))
+            .is_some_and(|e| e.has_attribute("hidden"))
+    };
+    // Step 1 marks nothing yet, and needs the timeline alone.
+    assert!(page.all("[data-marked]").is_empty());
+    assert!(hidden(&page, "chart") && hidden(&page, "promises"));
+    assert!(!hidden(&page, "timeline"));
+    page.click("Next step").await;
+    page.click("Skip to the step's end").await;
+    // Alice's balance at both workers, and the attempt that got there.
+    let memory = "[data-kind=memory] .stage-balance[data-account=alice]";
+    assert!(marked(&page, memory));
+    assert!(marked(
+        &page,
+        ".stage-naive .stage-balance[data-account=alice]"
+    ));
+    assert!(marked(
+        &page,
+        "[data-testid=stage-caller][data-attempt='1']"
+    ));
+    assert!(marked(
+        &page,
+        "[data-testid=timeline-row][data-attempt='1']"
+    ));
+    assert!(!marked(&page, "[data-testid=invariant-at-most-once]"));
+    // "Show everything" brings the other panels back, and takes them away again.
+    let everything: HtmlElement = page
+        .find("[data-testid=show-everything]")
+        .unwrap()
+        .unchecked_into();
+    everything.click();
+    settle().await;
+    assert!(!hidden(&page, "chart") && !hidden(&page, "promises"));
+    everything.click();
+    settle().await;
+    assert!(hidden(&page, "chart"));
+    // The sandbox marks nothing and hides nothing.
+    page.click("Back to the sandbox").await;
+    assert!(page.all("[data-marked]").is_empty());
+    assert!(page.all("[data-panel][hidden]").is_empty());
+}
+
+#[wasm_bindgen_test]
 async fn the_persian_walkthrough_states_the_worlds_numbers_in_persian_digits() {
     let page = mount_walkthrough(Lang::Fa).await;
     page.click("گام بعد").await;

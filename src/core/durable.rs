@@ -16,10 +16,12 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::error::GrantError;
+use super::first_receipts::{first_of, FirstReceipts, KEPT};
 use super::grant::StoreOutcome;
 use super::grant::{GrantPoints, GrantResult};
+use super::natural_order::{natural_cmp, operation_order};
 use super::pace::{CrashPoint, Pace, StoreStep, Table};
-use super::store::{natural_cmp, validate};
+use super::store::validate;
 
 /// The order in which the durable store makes a grant's two writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -59,6 +61,7 @@ struct Tables {
     /// receipt is the youngest, and the sweeper only ever takes from the front.
     by_age: VecDeque<(u64, Operation)>,
     ledger: HashMap<Operation, LedgerRow>,
+    first: FirstReceipts,
 }
 
 impl Tables {
@@ -116,6 +119,7 @@ impl Tables {
         // At the back, unless a caller's clock ran backwards.
         let at = self.by_age.partition_point(|(t, _)| *t <= row.written_at);
         self.by_age.insert(at, (row.written_at, op.clone()));
+        self.first.written(&op.0, &op.1);
         self.receipts.insert(op, row);
         Ok(())
     }
@@ -299,28 +303,36 @@ impl DurableStore {
 
     /// The first `limit` receipts in (account, key) order, and how many there are.
     pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
-        let tables = self.lock();
-        let mut all: Vec<(&Operation, &ReceiptRow)> = tables.receipts.iter().collect();
-        let total = all.len();
-        let order = |a: &(&Operation, &ReceiptRow), b: &(&Operation, &ReceiptRow)| {
-            natural_cmp(&a.0 .0, &b.0 .0).then_with(|| natural_cmp(&a.0 .1, &b.0 .1))
+        let mut tables = self.lock();
+        let Tables {
+            receipts, first, ..
+        } = &mut *tables;
+        let all = || {
+            receipts
+                .keys()
+                .map(|(a, k)| (a.as_str(), k.as_str()))
+                .collect::<Vec<_>>()
         };
-        // Only the page is sorted and copied, as the in-memory store does.
-        if limit < total {
-            all.select_nth_unstable_by(limit, order);
-            all.truncate(limit);
-        }
-        all.sort_unstable_by(order);
-        let page = all
-            .into_iter()
-            .map(|((account, key), r)| GrantResult {
-                key: key.clone(),
-                account_id: account.clone(),
+        let receipt = |(account, key): (&str, &str)| {
+            let r = &receipts[&(account.to_owned(), key.to_owned())];
+            GrantResult {
+                key: key.to_owned(),
+                account_id: account.to_owned(),
                 points: r.points,
                 balance: r.balance,
-            })
-            .collect();
-        (page, total)
+            }
+        };
+        // Only the page is sorted and copied, as the in-memory store does.
+        let page = if limit <= KEPT {
+            first
+                .page(limit, all)
+                .iter()
+                .map(|(a, k)| receipt((a, k)))
+                .collect()
+        } else {
+            first_of(all(), limit).into_iter().map(receipt).collect()
+        };
+        (page, receipts.len())
     }
 
     /// When the oldest receipt was written, if any is stored: the sweeper's next date.
@@ -336,9 +348,10 @@ impl DurableStore {
         while tables.by_age.front().is_some_and(|(at, _)| *at <= cutoff) {
             let (_, op) = tables.by_age.pop_front().expect("checked above");
             tables.receipts.remove(&op);
+            tables.first.deleted(&op.0, &op.1);
             gone.push(op);
         }
-        gone.sort_unstable_by(|a, b| natural_cmp(&a.0, &b.0).then_with(|| natural_cmp(&a.1, &b.1)));
+        gone.sort_unstable_by(|a, b| operation_order((&a.0, &a.1), (&b.0, &b.1)));
         gone
     }
 

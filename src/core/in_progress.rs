@@ -218,8 +218,7 @@ impl InProgressRecords {
             })
             .collect();
         all.sort_unstable_by(|a, b| {
-            super::natural_cmp(&a.account_id, &b.account_id)
-                .then_with(|| super::natural_cmp(&a.key, &b.key))
+            super::operation_order((&a.account_id, &a.key), (&b.account_id, &b.key))
         });
         all
     }

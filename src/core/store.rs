@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::error::GrantError;
+use super::first_receipts::{first_of, FirstReceipts, KEPT};
 use super::grant::{GrantPoints, GrantResult, StoreOutcome};
 use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
 
@@ -38,6 +39,9 @@ impl StoredReceipt {
 #[derive(Debug, Default)]
 struct Ledger {
     accounts: HashMap<String, Account>,
+    /// How many receipts all accounts hold.
+    receipts: usize,
+    first: FirstReceipts,
 }
 
 /// The points store. `Clone` gives another handle to the *same* store, as the
@@ -89,6 +93,8 @@ impl PointStore {
         };
         account.balance = balance;
         account.receipts.insert(grant.key.clone(), stored);
+        ledger.receipts += 1;
+        ledger.first.written(&grant.account_id, &grant.key);
         Ok(StoreOutcome::Applied(
             stored.to_result(&grant.account_id, &grant.key),
         ))
@@ -142,30 +148,33 @@ impl PointStore {
     /// all: for a display that shows a page of a large table without copying it.
     /// Numbers inside names count as numbers: `burst-2` comes before `burst-10`.
     pub fn receipts_page(&self, limit: usize) -> (Vec<GrantResult>, usize) {
-        let ledger = self.lock();
-        let mut all: Vec<(&str, &str, StoredReceipt)> = ledger
-            .accounts
-            .iter()
-            .flat_map(|(id, a)| {
-                a.receipts
-                    .iter()
-                    .map(move |(key, r)| (id.as_str(), key.as_str(), *r))
-            })
-            .collect();
-        let total = all.len();
-        let order = |a: &(&str, &str, StoredReceipt), b: &(&str, &str, StoredReceipt)| {
-            natural_cmp(a.0, b.0).then_with(|| natural_cmp(a.1, b.1))
+        let mut ledger = self.lock();
+        let Ledger {
+            accounts,
+            receipts: total,
+            first,
+        } = &mut *ledger;
+        let all = || {
+            accounts
+                .iter()
+                .flat_map(|(id, a)| {
+                    a.receipts
+                        .keys()
+                        .map(move |key| (id.as_str(), key.as_str()))
+                })
+                .collect::<Vec<_>>()
         };
-        if limit < total {
-            all.select_nth_unstable_by(limit, order);
-            all.truncate(limit);
-        }
-        all.sort_unstable_by(order);
-        let page = all
-            .into_iter()
-            .map(|(id, key, r)| r.to_result(id, key))
-            .collect();
-        (page, total)
+        let receipt = |(id, key): (&str, &str)| accounts[id].receipts[key].to_result(id, key);
+        let page = if limit <= KEPT {
+            first
+                .page(limit, all)
+                .iter()
+                .map(|(id, key)| receipt((id, key)))
+                .collect()
+        } else {
+            first_of(all(), limit).into_iter().map(receipt).collect()
+        };
+        (page, *total)
     }
 
     fn lock(&self) -> MutexGuard<'_, Ledger> {
@@ -200,43 +209,6 @@ impl GrantStore for PointStore {
             pace.reach(CrashPoint::AfterCommit).await;
         }
         outcome
-    }
-}
-
-/// Orders text as a person reads it: runs of ASCII digits compare as numbers
-/// (`burst-2` < `burst-10`), everything else character by character. Texts that
-/// differ only in leading zeros fall back to plain order, so the order is total.
-pub fn natural_cmp<'a>(a: &'a str, b: &'a str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (x.first(), y.first()) {
-            (None, None) => return a.cmp(b),
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
-                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (m, n) = (run(x), run(y));
-                // Borrowed, not copied: a stress run sorts thousands of keys.
-                let trim = |d: &'a [u8]| -> &'a [u8] {
-                    let zeros = d.iter().take_while(|&&c| c == b'0').count();
-                    &d[zeros..]
-                };
-                let (p, q) = (trim(&x[..m]), trim(&y[..n]));
-                let order = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
-                if order != Ordering::Equal {
-                    return order;
-                }
-                (x, y) = (&x[m..], &y[n..]);
-            }
-            (Some(p), Some(q)) => {
-                if p != q {
-                    // Byte order within UTF-8 is code point order.
-                    return p.cmp(q);
-                }
-                (x, y) = (&x[1..], &y[1..]);
-            }
-        }
     }
 }
 

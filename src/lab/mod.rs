@@ -15,6 +15,7 @@ mod recorded_lab;
 mod row_says;
 mod session;
 mod stage;
+mod stage_part;
 mod state;
 mod story;
 mod text;
@@ -54,6 +55,7 @@ pub use stage::{
     StageMail, StageProcess, StoreMark, StoreTables, Token, TokenKind, GHOST_MS, MAX_CALLERS,
     MAX_STORE_ROWS, MAX_TOKENS_PER_LANE, STORE_MARK_MS, TRAVEL_MS,
 };
+pub use stage_part::StagePart;
 pub use story::{story_step, STORY_ACCOUNT, STORY_STEPS};
 pub use text::{is_invisible, look_alike_problem, visible};
 pub use timeline::{

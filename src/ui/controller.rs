@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::drawers::Drawers;
+use super::page_env::now_ms;
 use crate::i18n::Lang;
 use crate::lab::{Action, FieldError, Lab, LabError, SessionError, Settings};
 
@@ -23,10 +24,6 @@ const SLICE_MS: f64 = 6.0;
 const SKIP_REDRAW_MS: f64 = 100.0;
 /// A big batch (a stress run) is applied now and drawn in the next task.
 const BIG_BATCH: u64 = 1_000;
-
-fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
 
 /// How fast virtual time runs against the wall clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +187,8 @@ pub struct Controller {
     /// The attempt whose timeline row is pointed at or focused: the stage
     /// marks its parts.
     pub highlight: RwSignal<Option<crate::lab::AttemptId>>,
+    /// What proves the walkthrough step's point: marked where it is drawn.
+    pub marks: RwSignal<Vec<crate::lab::StagePart>>,
     pump_running: StoredValue<bool>,
     /// When the page last drew what a skip did.
     skip_drawn_at: StoredValue<f64>,
@@ -217,6 +216,7 @@ impl Controller {
             epoch: RwSignal::new(0),
             drawers: Drawers::new(),
             highlight: RwSignal::new(None),
+            marks: RwSignal::new(Vec::new()),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),
             replaced: StoredValue::new_local(None),
@@ -274,6 +274,16 @@ impl Controller {
     /// Whether the timeline row pointed at or focused is `attempt`'s.
     pub fn highlighted(self, attempt: Option<crate::lab::AttemptId>) -> bool {
         attempt.is_some() && self.highlight.get() == attempt
+    }
+
+    /// Whether the walkthrough's step marks `part` as its proof.
+    pub fn marked(self, part: &crate::lab::StagePart) -> bool {
+        self.marks.with(|m| m.contains(part))
+    }
+
+    /// Whether the step marks `attempt` (wherever the attempt is drawn).
+    pub fn marked_attempt(self, attempt: Option<crate::lab::AttemptId>) -> bool {
+        attempt.is_some_and(|a| self.marked(&crate::lab::StagePart::Attempt(a)))
     }
 
     /// Takes the lab to a moment of its history (the time slider): forward again

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::lab::AttemptId;
-use crate::lab::{Break, Invariant};
+use crate::lab::{Break, Invariant, StagePart};
 
 use super::controller::Controller;
 
@@ -110,6 +110,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                     class:broken=move || broken().is_some()
                     data-testid=format!("invariant-{}", invariant.code())
                     data-holds=move || broken().is_none().to_string()
+                    data-marked=move || ctl.marked(&StagePart::Promise(invariant)).then_some("true")
                 >
                     <span class="promise-text">{move || texts().invariant(invariant)}</span>
                     <span class="visually-hidden">": "</span>

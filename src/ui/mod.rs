@@ -12,6 +12,7 @@ mod page_env;
 mod queue_view;
 mod request_form;
 mod retry_view;
+mod session_save;
 mod share_view;
 #[cfg(not(feature = "no-stage"))]
 mod stage_promises;
@@ -32,7 +33,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
-use crate::lab::{from_json, from_link_token, to_compact_json, to_link_token, Lab, SessionError};
+use crate::lab::{from_json, from_link_token, to_link_token, Lab, SessionError};
+use crate::walkthrough::Panel;
 
 pub use controller::{Controller, Notice, Replacement, Speed, WalkNotice};
 pub use startup::{later, StartUp};
@@ -320,6 +322,8 @@ pub fn App(
             // which the keyboard can reach and scroll.
             <div
                 class="columns"
+                // A step that needs no panel beside the stage leaves the stage alone.
+                hidden=move || walk.open.get() && Panel::ALL.iter().all(|p| !walk.shows(*p))
                 tabindex=move || walk.open.get().then_some("0")
                 role=move || walk.open.get().then_some("region")
                 aria-label=move || walk.open.get().then(|| ctl.lang.get().walk().panels)
@@ -351,15 +355,17 @@ pub fn App(
                     <Show when=mounted(7)><CallersView ctl=ctl /></Show>
                     <Show when=mounted(8)><QueueView ctl=ctl /></Show>
                     <Show when=mounted(9)><ShareView ctl=ctl /></Show>
-                    {move || (!walk.open.get()).then(|| readings(ctl, reveal, chart_account, stage, columns))}
+                    {move || (!walk.open.get()).then(|| readings(ctl, walk, reveal, chart_account, stage, columns))}
                     <Show when=mounted(10)><StoreView ctl=ctl /></Show>
                 </div>
                 // Drawn with the stage above it, so its box never moves down
                 // when the stage arrives.
                 <Show when=mounted(3)>
                 <div class="column wide">
-                    {move || walk.open.get().then(|| readings(ctl, reveal, chart_account, stage, false))}
-                    <Show when=mounted(5)><TimelineView ctl=ctl reveal=reveal /></Show>
+                    {move || walk.open.get().then(|| readings(ctl, walk, reveal, chart_account, stage, false))}
+                    <Show when=mounted(5)>
+                        <PanelSlot walk=walk panel=Panel::Timeline><TimelineView ctl=ctl reveal=reveal /></PanelSlot>
+                    </Show>
                 </div>
                 </Show>
             </div>
@@ -377,6 +383,7 @@ pub fn App(
 /// they arrive in that column's order, with the share panel above them.
 fn readings(
     ctl: Controller,
+    walk: Walk,
     reveal: RwSignal<Option<crate::lab::AttemptId>>,
     account: Signal<String>,
     started: RwSignal<u8>,
@@ -385,8 +392,23 @@ fn readings(
     let (promises_at, chart_at) = if in_columns { (9, 9) } else { (3, 4) };
     let mounted = move |panel: u8| move || started.get() >= panel;
     view! {
-        <Show when=mounted(promises_at)><InvariantView ctl=ctl reveal=reveal /></Show>
-        <Show when=mounted(chart_at)><ChartView ctl=ctl account=account /></Show>
+        <Show when=mounted(promises_at)>
+            <PanelSlot walk=walk panel=Panel::Promises><InvariantView ctl=ctl reveal=reveal /></PanelSlot>
+        </Show>
+        <Show when=mounted(chart_at)>
+            <PanelSlot walk=walk panel=Panel::Chart><ChartView ctl=ctl account=account /></PanelSlot>
+        </Show>
+    }
+}
+
+/// A panel beside the stage, out of the way in a walkthrough step that does
+/// not need it (until "Show everything"). It adds no box of its own.
+#[component]
+fn PanelSlot(walk: Walk, panel: Panel, children: Children) -> impl IntoView {
+    view! {
+        <div class="panel-slot" data-panel=panel.code() hidden=move || !walk.shows(panel)>
+            {children()}
+        </div>
     }
 }
 
@@ -463,32 +485,7 @@ fn restore_page(ctl: Controller, walk: Walk) {
         walk.start_from_link(id, step);
     }
     ctl.pump();
-    let told_not_kept = StoredValue::new(false);
-    Effect::new(move |first_run: Option<()>| {
-        // The walkthrough's lab is the script's, not the person's: the
-        // person's own waits aside and is saved again when it comes back.
-        if walk.open.get() {
-            return;
-        }
-        let json = ctl.lab.with(|lab| {
-            // A new, empty lab has nothing worth writing: skipping it keeps the
-            // serializer off the start-up path, and keeps a saved session that
-            // could not be restored until the person changes something. A
-            // link's session is always written, even an empty one.
-            let nothing_yet = first_run.is_none() && !from_link && lab.history().actions.is_empty();
-            (!nothing_yet).then(|| to_compact_json(lab.history()))
-        });
-        // Said once per page, so later actions are not buried under the same
-        // warning; and never over another message (a broken link, say): the
-        // next refused save tells it instead.
-        if json.is_some_and(|json| !page_env::save(&json))
-            && !told_not_kept.get_value()
-            && ctl.notice.with_untracked(Option::is_none)
-        {
-            told_not_kept.set_value(true);
-            ctl.notice.set(Some(Notice::NotKept));
-        }
-    });
+    session_save::keep_saved(ctl, walk, from_link);
     // A permalink pasted into this tab changes only the address's fragment, so
     // the page does not reload: open its session here, as a fresh load would.
     let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {

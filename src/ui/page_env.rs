@@ -234,6 +234,11 @@ fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
 
+/// The page's clock in milliseconds (the wall clock's, for pacing and throttling).
+pub fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
 /// This tab's own copy: it survives a reload of the tab and nothing else, so two
 /// tabs on the lab never reload into each other's session.
 fn tab_storage() -> Option<web_sys::Storage> {
@@ -393,6 +398,39 @@ pub fn sandbox_in_columns() -> bool {
 }
 
 /// Whether the person asked for less motion: then steps land at once.
+/// Brings the first part a walkthrough step marks inside the panels beside the
+/// stage into view, scrolling that region alone: never the page, whose top
+/// holds the narration on a phone (where the panels do not scroll by
+/// themselves, and nothing moves).
+pub fn show_first_mark() {
+    let document = window().document();
+    let Some(region) = document.and_then(|d| d.query_selector(".columns").ok().flatten()) else {
+        return;
+    };
+    let Some(mark) = region
+        .query_selector("[data-marked=\"true\"]")
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
+    let (scrolled, height) = (
+        f64::from(region.scroll_top()),
+        f64::from(region.client_height()),
+    );
+    if region.scroll_height() <= region.client_height() {
+        return;
+    }
+    let (area, rect) = (
+        region.get_bounding_client_rect(),
+        mark.get_bounding_client_rect(),
+    );
+    let top = rect.top() - area.top() + scrolled;
+    if top < scrolled || top + rect.height() > scrolled + height {
+        region.set_scroll_top((top - 8.0).max(0.0) as i32);
+    }
+}
+
 pub fn reduced_motion() -> bool {
     window()
         .match_media("(prefers-reduced-motion: reduce)")

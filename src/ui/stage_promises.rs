@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{AttemptId, Invariant};
+use crate::lab::{AttemptId, Invariant, StagePart};
 
 use super::controller::Controller;
 use super::invariant_view::promise_breaks;
@@ -28,6 +28,7 @@ pub fn StagePromises(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                     data-testid="stage-promise"
                     data-invariant=invariant.code()
                     data-holds=move || broken().is_none().to_string()
+                    data-marked=move || ctl.marked(&StagePart::Promise(invariant)).then_some("true")
                 >
                     {move || match broken() {
                         // Broken, it leads to the first attempt that broke it.

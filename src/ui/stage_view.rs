@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use crate::core::PointWorker;
 use crate::lab::{
-    visible, AttemptId, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StageProcess,
-    StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+    visible, AttemptId, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StagePart,
+    StageProcess, StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
 };
 
 use super::controller::{Controller, Speed};
@@ -56,7 +56,12 @@ pub fn StageView(
                 {children()}
             </div>
             <div class="stage-body">
-                <div class="stage-callers" role="group" aria-label=move || texts().stage.callers>
+                <div
+                    class="stage-callers"
+                    role="group"
+                    aria-label=move || texts().stage.callers
+                    data-marked=move || ctl.marked(&StagePart::Callers).then_some("true")
+                >
                     <p class="stage-part-title">
                         <span class="part-name">{move || texts().stage.callers}</span>
                         <OpenSettings ctl=ctl id=DrawerId::Callers />
@@ -121,6 +126,7 @@ fn CallerFigure(
                 class="stage-caller"
                 class:highlighted=move || ctl.highlighted(Some(attempt))
                 data-highlighted=move || ctl.highlighted(Some(attempt)).then_some("true")
+                data-marked=move || ctl.marked_attempt(Some(attempt)).then_some("true")
                 data-testid="stage-caller"
                 data-attempt=attempt
                 data-process=caller.process
@@ -200,6 +206,7 @@ fn ProcessRow(
                         data-timed-out=late(attempt).then_some("true")
                         class:highlighted=move || ctl.highlighted(attempt)
                         data-highlighted=move || ctl.highlighted(attempt).then_some("true")
+                        data-marked=move || ctl.marked_attempt(attempt).then_some("true")
                         data-testid="stage-queue-slot"
                         data-process=number
                         data-attempt=attempt
@@ -236,7 +243,11 @@ fn ProcessRow(
                 // A process that ended is drawn empty: no queue, no consumer.
                 {running.then(|| view! {
                     <div class="stage-line">
-                        <ol class="stage-queue" aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)>
+                        <ol
+                            class="stage-queue"
+                            aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)
+                            data-marked=move || ctl.marked(&StagePart::Queue).then_some("true")
+                        >
                             {slots}
                         </ol>
                         <span
@@ -246,6 +257,9 @@ fn ProcessRow(
                             data-timed-out=move || late(in_hand.get()).then_some("true")
                             class:highlighted=move || ctl.highlighted(in_hand.get())
                             data-highlighted=move || ctl.highlighted(in_hand.get()).then_some("true")
+                            data-marked=move || {
+                                (ctl.marked(&StagePart::Consumer) || ctl.marked_attempt(in_hand.get())).then_some("true")
+                            }
                             data-testid="stage-consumer"
                             data-process=number
                             data-attempt=move || in_hand.get()
@@ -260,7 +274,14 @@ fn ProcessRow(
                     </div>
                 })}
                 {move || (waiting.get() > 0).then(|| view! {
-                    <p class="stage-waiting" data-testid="stage-waiting" data-process=number>{texts().stage.waiting_room(waiting.get())}</p>
+                    <p
+                        class="stage-waiting"
+                        data-testid="stage-waiting"
+                        data-process=number
+                        data-marked=move || ctl.marked(&StagePart::Waiting).then_some("true")
+                    >
+                        {texts().stage.waiting_room(waiting.get())}
+                    </p>
                 })}
                 {move || (!in_progress.with(Vec::is_empty)).then(|| view! {
                     <p class="stage-in-progress" data-process=number>
@@ -269,7 +290,15 @@ fn ProcessRow(
                     </p>
                 })}
                 {move || memory.get().map(|tables| view! {
-                    <div class="stage-store memory" data-testid="stage-store" data-kind="memory" data-process=number role="group" aria-label=texts().stage.memory>
+                    <div
+                        class="stage-store memory"
+                        data-testid="stage-store"
+                        data-kind="memory"
+                        data-process=number
+                        role="group"
+                        aria-label=texts().stage.memory
+                        data-marked=move || ctl.marked(&StagePart::Store).then_some("true")
+                    >
                         <p class="stage-sub-title">{texts().stage.memory} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
                         <Tables ctl=ctl tables=tables process=number reveal=reveal />
                     </div>
@@ -363,6 +392,7 @@ fn TokenView(
             class:back=kind.goes_back()
             class:highlighted=move || ctl.highlighted(attempt)
             data-highlighted=move || ctl.highlighted(attempt).then_some("true")
+            data-marked=move || ctl.marked_attempt(attempt).then_some("true")
             data-testid="stage-token"
             data-kind=kind.code()
             data-attempt=attempt
@@ -395,6 +425,9 @@ fn Tables(
     #[prop(optional)]
     process: Option<ProcessNumber>,
     #[prop(optional)] reveal: Option<RwSignal<Option<AttemptId>>>,
+    /// The naive worker's balances: marked by its own facts.
+    #[prop(optional)]
+    naive: bool,
 ) -> impl IntoView {
     let t = ctl.lang.get_untracked().texts();
     let pointed_at = Memo::new(move |_| {
@@ -409,11 +442,23 @@ fn Tables(
             <div class="stage-table">
                 <span class="table-name">{t.stage.balances}</span>
                 <dl class="stage-balances" data-testid="stage-balances">
-                    {tables.balances.iter().map(|(account, balance)| view! {
-                        <div class="stage-balance" data-account=account.clone() data-balance=*balance>
+                    {tables.balances.iter().map(|(account, balance)| {
+                        let part = if naive {
+                            StagePart::NaiveBalance(account.clone())
+                        } else {
+                            StagePart::Balance(account.clone())
+                        };
+                        view! {
+                        <div
+                            class="stage-balance"
+                            data-account=account.clone()
+                            data-balance=*balance
+                            data-marked=move || ctl.marked(&part).then_some("true")
+                        >
                             <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
                             <dd><bdi dir="ltr">{*balance}</bdi></dd>
                         </div>
+                        }
                     }).collect_view()}
                 </dl>
                 {(tables.accounts == 0).then(|| view! { <span class="stage-none">{t.stage.empty}</span> })}
@@ -483,7 +528,14 @@ fn StoresView(
             {move || durable.get().map(|d| {
                 let t = texts();
                 view! {
-                    <div class="stage-store durable" data-testid="stage-store" data-kind="durable" role="group" aria-label=t.stage.durable>
+                    <div
+                        class="stage-store durable"
+                        data-testid="stage-store"
+                        data-kind="durable"
+                        role="group"
+                        aria-label=t.stage.durable
+                        data-marked=move || ctl.marked(&StagePart::Store).then_some("true")
+                    >
                         <p class="stage-part-title">{t.stage.durable} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
                         <Tables ctl=ctl tables=d.tables.clone() reveal=reveal />
                         {(!d.in_progress.is_empty()).then(|| view! {
@@ -507,7 +559,7 @@ fn StoresView(
                 view! {
                     <div class="stage-naive" data-testid="stage-naive" role="group" aria-label=t.stage.naive>
                         <p class="stage-part-title">{t.stage.naive} <OpenSettings ctl=ctl id=DrawerId::World /></p>
-                        <Tables ctl=ctl tables=StoreTables { accounts: balances.len(), balances, ..Default::default() } />
+                        <Tables ctl=ctl tables=StoreTables { accounts: balances.len(), balances, ..Default::default() } naive=true />
                     </div>
                 }
             })}
@@ -515,7 +567,13 @@ fn StoresView(
                 let t = texts();
                 let from = if m.outbox { t.stage.outbox } else { t.stage.handler };
                 view! {
-                    <div class="stage-mail" data-testid="stage-mail" data-delivered=m.delivered data-twice=m.emailed_twice>
+                    <div
+                        class="stage-mail"
+                        data-testid="stage-mail"
+                        data-delivered=m.delivered
+                        data-twice=m.emailed_twice
+                        data-marked=move || ctl.marked(&StagePart::Mail).then_some("true")
+                    >
                         <span class="stage-mail-from">
                             <OpenSettings ctl=ctl id=DrawerId::Callers />
                             {from}

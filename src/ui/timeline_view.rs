@@ -201,9 +201,9 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                             <For
                                 each=move || items.get()
                                 key=|(key, _)| key.clone()
-                                children=|(Key(_, lang, _), item)| match item {
+                                children=move |(Key(_, lang, _), item)| match item {
                                     Item::Attempt(row, notes) => {
-                                        view! { <TimelineRow row=*row notes=notes lang=lang /> }.into_any()
+                                        view! { <TimelineRow ctl=ctl row=*row notes=notes lang=lang /> }.into_any()
                                     }
                                     Item::Marker(marker) => {
                                         view! { <MarkerRow marker=marker lang=lang /> }.into_any()
@@ -375,8 +375,9 @@ fn marker_icon(kind: &MarkerKind) -> &'static str {
 }
 
 #[component]
-fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
+fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
     let t = lang.texts();
+    let id = row.attempt.id;
     let outcome = row.outcome();
     let grant = &row.attempt.grant;
     let says = row.says();
@@ -453,6 +454,7 @@ fn TimelineRow(row: AttemptRow, notes: RowNotes, lang: Lang) -> impl IntoView {
         <tr
             data-testid="timeline-row"
             data-attempt=row.attempt.id
+            data-marked=move || ctl.marked_attempt(Some(id)).then_some("true")
             data-outcome=outcome.code()
             data-receipt-balance=row.caller_receipt().map(|r| r.balance.to_string())
             data-current-balance=row.balance_known().then_some(row.balance_after)

@@ -14,7 +14,9 @@ use leptos::task::spawn_local;
 use crate::i18n::Lang;
 use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
-use crate::walkthrough::{answer, has_time, judge, met, run_step, Content, Op, Progress, Tour};
+use crate::walkthrough::{
+    answer, has_time, judge, mark, met, run_step, Content, Op, Panel, Progress, Tour,
+};
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
 use super::page_env;
@@ -61,6 +63,9 @@ pub struct Walk {
     /// The scenario whose challenge the sandbox is checking.
     pub challenge: RwSignal<Option<usize>>,
     pub hint: RwSignal<bool>,
+    /// "Show everything": every panel beside the stage, not only those the
+    /// step needs.
+    pub everything: RwSignal<bool>,
     /// The person's own lab while the walkthrough's is on show.
     sandbox: StoredValue<Option<Lab>, LocalStorage>,
     speed_before: StoredValue<Speed>,
@@ -105,6 +110,7 @@ impl Walk {
             progress: RwSignal::new(Progress::default()),
             challenge: RwSignal::new(None),
             hint: RwSignal::new(false),
+            everything: RwSignal::new(false),
             sandbox: StoredValue::new_local(None),
             speed_before: StoredValue::new(Speed::Normal),
             notice_aside: StoredValue::new(None),
@@ -328,14 +334,47 @@ impl Walk {
             let id = &content.scripts.scenarios[scenario].id;
             self.progress.update(|p| p.saw(id, step + 1));
             page_env::remember_walk_in_url(Some((id, step + 1)));
+            let script = &content.scripts.scenarios[scenario].steps[step];
             // Autoplay stops at a question, so the class can answer it.
-            if content.scripts.scenarios[scenario].steps[step]
-                .question
-                .is_some()
-            {
+            if script.question.is_some() {
                 self.playing.set(false);
             }
+            // Its proof, read from the lab as the step leaves it (while its
+            // time plays, from the end worked out ahead).
+            let parts = |lab: &Lab| {
+                script
+                    .marks
+                    .iter()
+                    .filter_map(|name| mark(name, lab.state()).ok())
+                    .collect::<Vec<_>>()
+            };
+            let marks = self
+                .target
+                .with_value(|t| t.as_ref().map(parts))
+                .unwrap_or_else(|| self.ctl.lab.with_untracked(parts));
+            self.ctl.marks.set(marks);
+            // Once drawn, the first mark among the panels is brought into view.
+            spawn_local(async {
+                TimeoutFuture::new(0).await;
+                page_env::show_first_mark();
+            });
         }
+    }
+
+    /// Whether `panel` is in view beside the stage: in the sandbox always; in
+    /// the walkthrough when the step needs it, or with "Show everything".
+    pub fn shows(self, panel: Panel) -> bool {
+        if !self.open.get() || self.everything.get() {
+            return true;
+        }
+        let (scenario, step) = (self.scenario.get(), self.step.get());
+        self.content().is_none_or(|c| {
+            c.scripts
+                .scenarios
+                .get(scenario)
+                .and_then(|s| s.steps.get(step))
+                .is_none_or(|s| s.shows(panel))
+        })
     }
 
     pub(super) fn fail(self, message: String) {
@@ -444,6 +483,7 @@ impl Walk {
             self.ctl.show(sandbox);
         }
         self.open.set(false);
+        self.ctl.marks.set(Vec::new());
         self.ctl.speed.set(self.speed_before.get_value());
         if let Some(notice) = self.notice_aside.try_update_value(Option::take).flatten() {
             if self.ctl.can_bring_back() {

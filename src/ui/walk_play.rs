@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 use crate::lab::Millis;
 use crate::walkthrough::{advance, ops, Step};
 
+use super::page_env::now_ms;
 use super::walk::Walk;
 
 /// How often the clock moves while a step plays.
@@ -99,8 +100,4 @@ impl Walk {
         self.queue.set_value(VecDeque::new());
         self.animating.set(false);
     }
-}
-
-fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
 }

@@ -234,6 +234,17 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     />
                     <span class="switch-label">{move || t().shortcuts}</span>
                 </label>
+                // The step's panels are the ones it needs; this brings back the rest.
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        data-testid="show-everything"
+                        prop:checked=move || walk.everything.get()
+                        on:change=move |ev| walk.everything.set(event_target_checked(&ev))
+                    />
+                    <span class="switch-label">{move || t().everything}</span>
+                </label>
                 <button on:click=move |_| walk.close()>{move || t().close}</button>
             </div>
             <div class="walk-progress" role="group" aria-label=move || t().progress>

@@ -100,6 +100,8 @@ pub enum FactError {
     /// The fact exists but the world has no value for it now (no such row, no
     /// receipt on that row, nothing read yet).
     Missing(String),
+    /// The fact is in no part of the picture, so it cannot mark one.
+    NotDrawn(String),
 }
 
 impl std::fmt::Display for FactError {
@@ -107,6 +109,7 @@ impl std::fmt::Display for FactError {
         match self {
             FactError::Unknown(name) => write!(f, "unknown fact `{name}`"),
             FactError::Missing(name) => write!(f, "the world has no `{name}` at this step"),
+            FactError::NotDrawn(name) => write!(f, "`{name}` is in no part of the picture"),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! same lab the sandbox uses, so nothing a scenario shows is faked.
 
 mod fact;
+mod marks;
 mod narration;
 mod play;
 mod progress;
@@ -12,8 +13,9 @@ mod script;
 mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
+pub use marks::{mark, parse_mark};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
 pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, MAX_PROGRESS_BYTES};
-pub use script::{Answer, Check, Compare, Excerpt, Question, Scenario, Scripts, Step, Than};
+pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
 pub use tour::{answer, judge, met, run_step, Content, ContentError, Tour};

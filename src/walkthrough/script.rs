@@ -79,6 +79,47 @@ pub struct Step {
     /// The lab's own code that decides this step (an id in `Scripts::code`).
     #[serde(default)]
     pub code: Option<String>,
+    /// The panels beside the stage the step needs, most needed first; the
+    /// others stay out of the way until "Show everything". `None`: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shows: Option<Vec<Panel>>,
+    /// What proves the step's point, as facts (`balance:alice`,
+    /// `outcome:last`, `holds:at-most-once`): each is marked where the picture
+    /// draws it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
+}
+
+/// A panel beside the stage in the walkthrough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Panel {
+    /// The three promises, each holding or broken.
+    Promises,
+    /// The balance after each attempt.
+    Chart,
+    /// One row per attempt.
+    Timeline,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 3] = [Panel::Promises, Panel::Chart, Panel::Timeline];
+
+    /// The stable name used in the scripts and in `data-panel`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Panel::Promises => "promises",
+            Panel::Chart => "chart",
+            Panel::Timeline => "timeline",
+        }
+    }
+}
+
+impl Step {
+    /// Whether the step needs `panel` in view.
+    pub fn shows(&self, panel: Panel) -> bool {
+        self.shows.as_ref().is_none_or(|p| p.contains(&panel))
+    }
 }
 
 /// A predict-then-reveal question. Its answer is a fact read from the world

@@ -2,6 +2,7 @@
 //! make the walkthrough against each other.
 
 use super::fact::{Fact, FactError, Value};
+use super::marks::parse_mark;
 use super::narration::{LanguageFile, ScenarioText};
 use super::script::{Answer, Check, Compare, Scenario, Scripts, Step, Than};
 use crate::lab::{parse_whole, FieldError, Lab, LabError, LabState};
@@ -233,6 +234,9 @@ fn check_script(scenario: &Scenario) -> Result<(), ContentError> {
     for step in &scenario.steps {
         if let Some(question) = &step.question {
             Fact::parse(question.answer.fact()).map_err(fact_error)?;
+        }
+        for mark in &step.marks {
+            parse_mark(mark).map_err(fact_error)?;
         }
     }
     if scenario.challenge.is_empty() {
