@@ -135,6 +135,39 @@ test('a request whose caller gave up is marked in its queue slot, and the legend
     assert.equal(await part(page, 'stage-queue-slot', '[data-timed-out]').count(), 0);
   }));
 
+test('each part of the picture takes the keyboard focus and says what it is', () =>
+  withLab({}, async (page) => {
+    await setSpeed(page, 'Clock stopped');
+    await button(page, 'Send').click();
+    await skipToIdle(page);
+    const named = [
+      page.getByRole('group', { name: 'Process 1: running', exact: true }),
+      page.getByRole('img', { name: 'the consumer is idle', exact: true }),
+      stage(page).getByRole('group', { name: 'Memory', exact: true }),
+      part(page, 'stage-caller', '[data-attempt="1"]'),
+      stage(page).locator('.stage-queue'),
+    ];
+    for (const element of named) {
+      await element.focus();
+      assert.ok(await element.evaluate((e) => e === document.activeElement), await element.evaluate((e) => e.outerHTML.slice(0, 80)));
+    }
+    assert.equal(await stage(page).locator('.stage-queue').getAttribute('aria-label'), '0 of 16 slots taken');
+    // The keyboard walks the picture in its order: the caller, then the process's parts.
+    await part(page, 'stage-caller', '[data-attempt="1"]').focus();
+    const order = [];
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.textContent.trim()));
+    }
+    assert.equal(order[0], 'Process 1: running');
+    // Reached by keyboard, each shows where the focus is.
+    await part(page, 'stage-caller', '[data-attempt="1"]').focus();
+    await page.keyboard.press('Tab');
+    assert.ok(await page.evaluate(() => document.activeElement.matches(':focus-visible') && getComputedStyle(document.activeElement).outlineStyle !== 'none'));
+    const at = (name) => order.indexOf(name);
+    assert.ok(at('0 of 16 slots taken') > 0 && at('the consumer is idle') > at('0 of 16 slots taken'), JSON.stringify(order));
+  }));
+
 test('under reduced motion a token is placed where it goes, not moved', () =>
   withLab({ reducedMotion: 'reduce' }, async (page) => {
     await setSpeed(page, 'Clock stopped');

@@ -172,6 +172,14 @@ impl StageTexts {
         self.say("stage.emailed_twice", &[("n", count(n))])
     }
 
+    /// What a consumer is doing: applying an attempt, or idle.
+    pub fn consumer_state(&self, in_hand: Option<crate::lab::AttemptId>) -> String {
+        match in_hand {
+            Some(a) => self.say("stage.describe.hand", &[("a", Arg::Count(a))]),
+            None => self.word("stage.describe.idle").to_string(),
+        }
+    }
+
     /// What a screen reader hears of the picture: each process, the callers
     /// drawn, and what is on its way.
     pub fn describe(&self, stage: &Stage) -> String {
@@ -181,10 +189,7 @@ impl StageTexts {
                 parts.push(self.say("stage.describe.gone", &[("n", count(p.process as usize))]));
                 continue;
             }
-            let hand = match p.in_hand {
-                Some(a) => self.say("stage.describe.hand", &[("a", Arg::Count(a))]),
-                None => self.word("stage.describe.idle").to_string(),
-            };
+            let hand = self.consumer_state(p.in_hand);
             parts.push(self.say(
                 "stage.describe.process",
                 &[

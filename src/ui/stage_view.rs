@@ -231,6 +231,7 @@ fn ProcessRow(
                 data-process=number
                 data-state=move || state().code()
                 role="group"
+                tabindex="0"
                 aria-label=move || format!("{}: {}", texts().process_heading(number), texts().stage.process_state(state()))
             >
                 <p class="stage-part-title">
@@ -245,6 +246,7 @@ fn ProcessRow(
                     <div class="stage-line">
                         <ol
                             class="stage-queue"
+                            tabindex="0"
                             aria-label=move || texts().queue_slots(queue.with(Vec::len), PointWorker::CAPACITY)
                             data-marked=move || ctl.marked(&StagePart::Queue).then_some("true")
                         >
@@ -263,6 +265,9 @@ fn ProcessRow(
                             data-testid="stage-consumer"
                             data-process=number
                             data-attempt=move || in_hand.get()
+                            role="img"
+                            tabindex="0"
+                            aria-label=move || texts().stage.consumer_state(in_hand.get())
                         >
                             <span aria-hidden="true">"⚙"</span>
                             {move || match in_hand.get() {
@@ -296,6 +301,7 @@ fn ProcessRow(
                         data-kind="memory"
                         data-process=number
                         role="group"
+                        tabindex="0"
                         aria-label=texts().stage.memory
                         data-marked=move || ctl.marked(&StagePart::Store).then_some("true")
                     >
@@ -533,6 +539,7 @@ fn StoresView(
                         data-testid="stage-store"
                         data-kind="durable"
                         role="group"
+                        tabindex="0"
                         aria-label=t.stage.durable
                         data-marked=move || ctl.marked(&StagePart::Store).then_some("true")
                     >
@@ -557,7 +564,7 @@ fn StoresView(
             {move || naive.get().map(|balances| {
                 let t = texts();
                 view! {
-                    <div class="stage-naive" data-testid="stage-naive" role="group" aria-label=t.stage.naive>
+                    <div class="stage-naive" data-testid="stage-naive" role="group" tabindex="0" aria-label=t.stage.naive>
                         <p class="stage-part-title">{t.stage.naive} <OpenSettings ctl=ctl id=DrawerId::World /></p>
                         <Tables ctl=ctl tables=StoreTables { accounts: balances.len(), balances, ..Default::default() } naive=true />
                     </div>
@@ -572,6 +579,9 @@ fn StoresView(
                         data-testid="stage-mail"
                         data-delivered=m.delivered
                         data-twice=m.emailed_twice
+                        role="group"
+                        tabindex="0"
+                        aria-label=t.stage.mail
                         data-marked=move || ctl.marked(&StagePart::Mail).then_some("true")
                     >
                         <span class="stage-mail-from">
