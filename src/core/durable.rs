@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::error::GrantError;
-use super::first_receipts::{first_of, FirstReceipts, KEPT};
+use super::first_receipts::FirstReceipts;
 use super::grant::StoreOutcome;
 use super::grant::{GrantPoints, GrantResult};
 use super::natural_order::{natural_cmp, operation_order};
@@ -322,16 +322,7 @@ impl DurableStore {
                 balance: r.balance,
             }
         };
-        // Only the page is sorted and copied, as the in-memory store does.
-        let page = if limit <= KEPT {
-            first
-                .page(limit, all)
-                .iter()
-                .map(|(a, k)| receipt((a, k)))
-                .collect()
-        } else {
-            first_of(all(), limit).into_iter().map(receipt).collect()
-        };
+        let page = first.page(limit, all, receipt);
         (page, receipts.len())
     }
 

@@ -7,10 +7,10 @@ use std::cmp::Ordering;
 use super::natural_order::operation_order;
 
 /// How many of the first receipts are kept: more than any view shows.
-pub const KEPT: usize = 32;
+const KEPT: usize = 32;
 
 /// The first `limit` operations of `all`, in order: only those are sorted.
-pub fn first_of<'a>(mut all: Vec<(&'a str, &'a str)>, limit: usize) -> Vec<(&'a str, &'a str)> {
+fn first_of<'a>(mut all: Vec<(&'a str, &'a str)>, limit: usize) -> Vec<(&'a str, &'a str)> {
     let order = |a: &(&str, &str), b: &(&str, &str)| operation_order(*a, *b);
     if limit < all.len() {
         all.select_nth_unstable_by(limit, order);
@@ -54,14 +54,18 @@ impl FirstReceipts {
         }
     }
 
-    /// The first `limit` operations (at most `KEPT`), reading `all` of them
-    /// only when they are not known.
-    pub fn page<'b>(
+    /// The first `limit` receipts, each made by `receipt` from its operation:
+    /// a page of at most `KEPT` from the kept ones (reading `all` operations
+    /// only when they are not known), a longer one sorted from `all`.
+    pub fn page<'b, T>(
         &mut self,
         limit: usize,
         all: impl FnOnce() -> Vec<(&'b str, &'b str)>,
-    ) -> &[(String, String)] {
-        debug_assert!(limit <= KEPT);
+        receipt: impl Fn((&str, &str)) -> T,
+    ) -> Vec<T> {
+        if limit > KEPT {
+            return first_of(all(), limit).into_iter().map(receipt).collect();
+        }
         if !self.known {
             self.first = first_of(all(), KEPT)
                 .into_iter()
@@ -69,6 +73,10 @@ impl FirstReceipts {
                 .collect();
             self.known = true;
         }
-        &self.first[..limit.min(self.first.len())]
+        self.first
+            .iter()
+            .take(limit)
+            .map(|(a, k)| receipt((a, k)))
+            .collect()
     }
 }

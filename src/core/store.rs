@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::error::GrantError;
-use super::first_receipts::{first_of, FirstReceipts, KEPT};
+use super::first_receipts::FirstReceipts;
 use super::grant::{GrantPoints, GrantResult, StoreOutcome};
 use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
 
@@ -165,15 +165,7 @@ impl PointStore {
                 .collect::<Vec<_>>()
         };
         let receipt = |(id, key): (&str, &str)| accounts[id].receipts[key].to_result(id, key);
-        let page = if limit <= KEPT {
-            first
-                .page(limit, all)
-                .iter()
-                .map(|(id, key)| receipt((id, key)))
-                .collect()
-        } else {
-            first_of(all(), limit).into_iter().map(receipt).collect()
-        };
+        let page = first.page(limit, all, receipt);
         (page, *total)
     }
 
