@@ -452,3 +452,60 @@ test('a step marks what proves its point and shows only the panels it needs; "Sh
     assert.equal(await page.locator('[data-marked="true"]').count(), 0);
     for (const name of ['promises', 'chart', 'timeline']) assert.equal(await panel(name).isHidden(), false, name);
   }));
+
+test("a clicker's Page Down and Page Up step; after the keys list, Space plays; a section's end leads to the next", () =>
+  suite.withLab({ query: '?scenario=s1&step=1&lang=fa' }, async (page) => {
+    await waitForStep(page, 1, 3);
+    await focusPage(page);
+    // Page Down is forward in either language (a clicker knows no direction).
+    await page.keyboard.press('PageDown');
+    await waitForStep(page, 2, 3);
+    await page.keyboard.press('PageUp');
+    await waitForStep(page, 1, 3);
+    // The list opened by ? and closed by Esc gives the keys back to the page.
+    await page.keyboard.press('?');
+    await page.getByTestId('keys-help').waitFor();
+    assert.match(await page.getByTestId('keys-help').innerText(), /Page Down/);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByTestId('keys-help').count(), 0);
+    await page.keyboard.press(' ');
+    assert.equal(await page.getByTestId('keys-help').count(), 0, 'Space did not open the list again');
+    assert.equal(await page.getByRole('button', { name: 'مکث' }).getAttribute('aria-pressed'), 'true');
+    await page.getByRole('button', { name: 'مکث' }).click();
+    // At the last step, the way on is the next section, and the keyboard stays on the way forward.
+    await page.goto(`${suite.server.url}?scenario=s1&step=3&lang=en`);
+    await waitForStep(page, 3, 3);
+    const nextSection = page.getByRole('button', { name: 'Next section', exact: true });
+    await nextSection.click();
+    await waitForStep(page, 1, 4);
+    assert.match(await page.getByTestId('scenario-select').inputValue(), /1/);
+    assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), 'Next step');
+    assert.equal(await nextSection.count(), 0);
+    assert.match(page.url(), /scenario=s2&step=1/);
+    // The last section has no next one.
+    await page.goto(`${suite.server.url}?scenario=s11&step=5&lang=en`);
+    await waitForStep(page, 5, 5);
+    assert.equal(await nextSection.count(), 0);
+  }));
+
+test('presenter mode is in the address while it is on, and a reload or a link opens it again', () =>
+  suite.withLab({ query: '?scenario=s4&step=2&lang=en&presenter=1', viewport: { width: 1024, height: 768 } }, async (page) => {
+    await waitForStep(page, 2, 4);
+    const presenter = page.getByRole('button', { name: 'Presenter mode' });
+    assert.equal(await presenter.getAttribute('aria-pressed'), 'true');
+    assert.match(await page.locator('html').getAttribute('class'), /presenter/);
+    assert.match(page.url(), /presenter=1/);
+    await page.reload();
+    await waitForStep(page, 2, 4);
+    assert.equal(await presenter.getAttribute('aria-pressed'), 'true', 'kept on reload');
+    await focusPage(page);
+    await page.keyboard.press('Escape');
+    assert.equal(await presenter.getAttribute('aria-pressed'), 'false');
+    await page.waitForFunction(() => !location.search.includes('presenter'));
+    await presenter.click();
+    await page.waitForFunction(() => location.search.includes('presenter=1'));
+    // Back in the sandbox the address no longer asks for it.
+    await page.getByRole('button', { name: 'Back to the sandbox', exact: true }).click();
+    await page.waitForFunction(() => !location.search.includes('presenter'));
+    assert.doesNotMatch((await page.locator('html').getAttribute('class')) ?? '', /presenter/);
+  }));

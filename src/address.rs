@@ -11,6 +11,8 @@
 //!   them as they start.
 //! - `?scenario=…&step=…` opens the walkthrough at that step (it says so when
 //!   the walkthrough has no such scenario or step).
+//! - `?presenter=1` (or `true`) opens that step in presenter mode, which
+//!   writes it while it is on; alone, without a scenario, it does nothing.
 //! - `#state=…` is a shared session: it opens in the sandbox, in place of the
 //!   one the browser kept, which can be brought back.
 //!
@@ -33,6 +35,8 @@ pub struct Address {
     pub settings_open: bool,
     /// `?scenario=` and `?step=`, as written: the walkthrough checks them.
     pub walk: Option<(String, Option<String>)>,
+    /// `?presenter=1`: the walkthrough opens in presenter mode.
+    pub presenter: bool,
     /// The token of `#state=…`.
     pub state: Option<String>,
 }
@@ -55,6 +59,7 @@ impl Address {
             embed: matches!(first("embed").as_deref(), Some("1" | "true")),
             settings_open: first("settings").as_deref() == Some("open"),
             walk: first("scenario").map(|scenario| (scenario, first("step"))),
+            presenter: matches!(first("presenter").as_deref(), Some("1" | "true")),
             state: hash.strip_prefix(STATE_FRAGMENT).map(str::to_owned),
         }
     }

@@ -12,13 +12,15 @@ fn walk(scenario: &str, step: Option<&str>) -> Option<(String, Option<String>)> 
 fn each_part_of_the_address_is_read_by_its_rule() {
     assert_eq!(Address::parse("", ""), Address::default());
     let a = Address::parse(
-        "?lang=fa&embed=1&settings=open&scenario=s3&step=2",
+        "?lang=fa&embed=1&settings=open&scenario=s3&step=2&presenter=1",
         "#state=abc-_",
     );
     assert_eq!(a.lang, Some(Lang::Fa));
     assert!(a.embed);
     assert!(a.settings_open);
     assert_eq!(a.walk, walk("s3", Some("2")));
+    assert!(a.presenter);
+    assert!(Address::parse("?presenter=true", "").presenter);
     assert_eq!(a.state.as_deref(), Some("abc-_"));
     // Without the question mark or the hash sign, as some callers give them.
     assert_eq!(Address::parse("lang=en", "").lang, Some(Lang::En));
@@ -40,11 +42,14 @@ fn values_the_page_does_not_know_are_as_if_absent() {
         "?step=2",
         "?settings=1",
         "?settings=OPEN",
+        "?presenter=on",
+        "?presenter=0",
     ] {
         let a = Address::parse(search, "#other");
         assert_eq!(a.lang, None, "{search}");
         assert!(!a.embed, "{search}");
         assert!(!a.settings_open, "{search}");
+        assert!(!a.presenter, "{search}");
         assert_eq!(a.walk, None, "{search}: a step alone opens nothing");
         assert_eq!(a.state, None);
     }

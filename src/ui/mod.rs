@@ -183,6 +183,14 @@ pub fn App(
         }
     });
     Effect::new(move |_| page_env::mark_presenter(walk.presenter.get()));
+    // Presenter mode is in the address while the walkthrough shows it.
+    Effect::new(move |first: Option<()>| {
+        let on = walk.open.get() && walk.presenter.get();
+        // A deep link's own `presenter=1` stays until the walkthrough opens.
+        if first.is_some() || on {
+            page_env::remember_presenter(on);
+        }
+    });
     Effect::new(move |_| page_env::mark_walking(walk.open.get()));
     let texts = move || ctl.lang.get().texts();
     // The chart follows the account of the last request.

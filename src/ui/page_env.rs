@@ -45,6 +45,23 @@ pub fn settings_open() -> bool {
     address().settings_open
 }
 
+/// `?presenter=1`: the walkthrough's link opens in presenter mode.
+pub fn presenter_link() -> bool {
+    address().presenter
+}
+
+/// Keeps `?presenter=1` in the address while presenter mode is on, so a reload
+/// or a copied address opens it again.
+pub fn remember_presenter(on: bool) {
+    edit_query(|params| {
+        if on {
+            params.set("presenter", "1");
+        } else {
+            params.delete("presenter");
+        }
+    });
+}
+
 /// Keeps `?settings=open` in the address while every drawer is open by the
 /// switch, and takes it away when they are closed by it.
 pub fn remember_settings_open(on: bool) {

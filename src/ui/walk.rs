@@ -87,6 +87,8 @@ pub struct Walk {
     play_run: StoredValue<u64>,
     /// A deep link waiting for the files, as written.
     pending: StoredValue<Option<(String, Option<String>)>>,
+    /// The deep link asks for presenter mode.
+    pending_presenter: StoredValue<bool>,
     /// Progress is read from and kept in the browser (not in tests).
     persist: StoredValue<bool>,
     progress_read: StoredValue<bool>,
@@ -124,6 +126,7 @@ impl Walk {
             proof: StoredValue::new(None),
             play_run: StoredValue::new(0),
             pending: StoredValue::new(None),
+            pending_presenter: StoredValue::new(false),
             persist: StoredValue::new(false),
             progress_read: StoredValue::new(false),
         }
@@ -246,6 +249,7 @@ impl Walk {
     /// names what the walkthrough lacks is said and changes nothing.
     pub fn start_from_link(self, id: String, step: Option<String>) {
         self.pending.set_value(Some((id, step)));
+        self.pending_presenter.set_value(page_env::presenter_link());
         self.ensure_loaded(self.ctl.lang.get_untracked());
     }
 
@@ -271,7 +275,12 @@ impl Walk {
                 .ok_or(text),
         };
         match step_index {
-            Ok(step) => self.go(index, step),
+            Ok(step) => {
+                self.go(index, step);
+                if self.pending_presenter.get_value() {
+                    self.presenter.set(true);
+                }
+            }
             Err(step) => self.refuse(WalkNotice::UnknownStep { id, step, steps }),
         }
     }
@@ -613,6 +622,18 @@ impl Walk {
     pub fn step_forward(self) {
         self.playing.set(false);
         self.next();
+    }
+
+    /// From a section's end to the next section's first step.
+    pub fn next_section(self) {
+        self.playing.set(false);
+        let next = self.scenario.get_untracked() + 1;
+        if self
+            .content_untracked()
+            .is_some_and(|c| next < c.scripts.scenarios.len())
+        {
+            self.go(next, 0);
+        }
     }
 
     pub fn step_back(self) {

@@ -27,17 +27,28 @@ fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
-/// The `?` list. `opener` is the button that opens it: the focus goes back
-/// there when the list closes.
+/// The `?` list. When it closes, the focus goes back where it was.
 #[component]
-pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoView {
+pub fn KeysHelp(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
     let close_button = NodeRef::<leptos::html::Button>::new();
+    // Where the focus was when the list opened: it goes back there (the Keys
+    // button, or the page itself after `?`, so Space then plays rather than
+    // opening the list again).
+    let before = StoredValue::new_local(None::<web_sys::Element>);
     let close_help = move || {
         walk.help.set(false);
-        if let Some(button) = opener.get_untracked() {
-            let _ = button.focus();
+        let was = before.try_update_value(Option::take).flatten();
+        match was.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            Some(element) if element.is_connected() && element.tag_name() != "BODY" => {
+                let _ = element.focus();
+            }
+            _ => {
+                if let Some(button) = close_button.get_untracked() {
+                    let _ = button.blur();
+                }
+            }
         }
     };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -67,6 +78,9 @@ pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoV
         match (key.as_str(), ev.code().as_str()) {
             (k, _) if k == forward => walk.step_forward(),
             (k, _) if k == backward => walk.step_back(),
+            // A presentation clicker's two buttons.
+            ("PageDown", _) => walk.step_forward(),
+            ("PageUp", _) => walk.step_back(),
             (" ", _) => walk.toggle_play(),
             (_, "KeyR") => walk.restart(),
             (_, "KeyS") => walk.finish(),
@@ -80,6 +94,8 @@ pub fn KeysHelp(walk: Walk, opener: NodeRef<leptos::html::Button>) -> impl IntoV
     // The list takes the focus when it opens, once it is drawn.
     Effect::new(move |_| {
         if walk.help.get() {
+            let focused = document().active_element();
+            before.set_value(focused);
             leptos::task::spawn_local(async move {
                 gloo_timers::future::TimeoutFuture::new(0).await;
                 if let Some(button) = close_button.get_untracked() {

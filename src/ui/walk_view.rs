@@ -60,6 +60,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     let steps = move || walk.steps();
     let step = move || walk.step.get() + 1;
     let at_end = move || step() >= steps();
+    // At a section's end the way on is the next section (none after the last).
+    let next_section = move || at_end() && walk.scenario.get() + 1 < scenario_count();
+    let next_button = NodeRef::<leptos::html::Button>::new();
     let narration = move || {
         let content = content()?;
         let (_, text) = content.scenario(walk.scenario.get())?;
@@ -70,7 +73,6 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 .unwrap_or_else(|e| format!("({e})"))
         }))
     };
-    let keys_button = NodeRef::<leptos::html::Button>::new();
     let select_scenario = move |ev: leptos::ev::Event| {
         if let Ok(index) = event_target_value(&ev).parse::<usize>() {
             walk.playing.set(false);
@@ -170,9 +172,25 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 >
                     {move || t().previous}
                 </button>
-                <button class="primary" on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
+                <button class="primary" node_ref=next_button on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
                     {move || t().next}
                 </button>
+                {move || next_section().then(|| view! {
+                    <button
+                        class="primary"
+                        data-testid="next-section"
+                        on:click=move |_| {
+                            walk.next_section();
+                            // The button goes with the section's end: the keyboard
+                            // stays on the way forward.
+                            if let Some(next) = next_button.get_untracked() {
+                                let _ = next.focus();
+                            }
+                        }
+                    >
+                        {move || t().next_section}
+                    </button>
+                })}
                 <button on:click=move |_| walk.finish() aria-disabled=move || (!walk.animating.get()).to_string()>
                     {move || t().skip}
                 </button>
@@ -218,7 +236,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 >
                     {move || t().presenter}
                 </button>
-                <button node_ref=keys_button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
+                <button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
                     {move || t().keys}
                 </button>
                 <label class="switch">
@@ -254,7 +272,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
                 </label>
             </div>
-            <KeysHelp walk=walk opener=keys_button />
+            <KeysHelp walk=walk />
     </div>
         }
 }
