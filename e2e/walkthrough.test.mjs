@@ -509,3 +509,12 @@ test('presenter mode is in the address while it is on, and a reload or a link op
     await page.waitForFunction(() => !location.search.includes('presenter'));
     assert.doesNotMatch((await page.locator('html').getAttribute('class')) ?? '', /presenter/);
   }));
+
+test("the chart follows the scenario's account, a burst's included, not the request form's", () =>
+  suite.withLab({ query: '?scenario=s5&step=3&lang=en' }, async (page) => {
+    await waitForStep(page, 3, 3);
+    await page.getByRole('switch', { name: 'Show everything' }).check();
+    const title = page.locator('#chart-title');
+    assert.match(await title.innerText(), /alice/);
+    assert.doesNotMatch(await title.innerText(), /account-7/);
+  }));

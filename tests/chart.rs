@@ -5,9 +5,9 @@
 
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{
-    attempt_label_indices, balance_chart, percent, value_axis, Action, BalanceChart, Lab, Outcome,
-    Setting, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
-    MAX_ATTEMPT_LABELS,
+    attempt_label_indices, balance_chart, chart_account, percent, value_axis, Action, BalanceChart,
+    Lab, Outcome, Setting, CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX,
+    CHART_WIDTH, MAX_ATTEMPT_LABELS,
 };
 use idempotency_lab::GrantPoints;
 
@@ -817,4 +817,25 @@ fn a_grant_applied_while_its_caller_still_waits_is_drawn_as_a_receipt_not_yet_se
         .collect();
     assert_eq!(unseen, [(2, 125, Outcome::Pending)]);
     assert_eq!(chart.receipts.len(), 1);
+}
+
+#[test]
+fn the_chart_follows_the_newest_attempts_account_a_burst_included() {
+    let mut lab = Lab::new();
+    assert_eq!(chart_account(lab.state().timeline()), None);
+    send(&mut lab, "k-1", 100, false);
+    assert_eq!(chart_account(lab.state().timeline()), Some("account-7"));
+    lab.dispatch(Action::Burst {
+        account_id: "alice".into(),
+        points: 10,
+        count: 3,
+    })
+    .unwrap();
+    assert_eq!(chart_account(lab.state().timeline()), Some("alice"));
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    // The retry is the person's own request again: account-7.
+    assert_eq!(chart_account(lab.state().timeline()), Some("account-7"));
 }

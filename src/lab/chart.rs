@@ -359,6 +359,13 @@ fn x_step(attempts: usize) -> f64 {
 /// Draws the newest attempts on `account_id`, oldest on the left, in the
 /// timeline's order. The line starts at the balance before the first attempt
 /// drawn.
+/// The account the chart follows: the newest attempt's (a person's request,
+/// a burst's or a retry's alike), so its title names the account the last
+/// thing that happened was about.
+pub fn chart_account(rows: &[AttemptRow]) -> Option<&str> {
+    rows.last().map(|r| r.attempt.grant.account_id.as_str())
+}
+
 pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     // The account's rows, newest first; a row of an attempt still on its way
     // counts once the store has handled it (nothing is known of it before).

@@ -24,9 +24,10 @@ mod world_reads;
 
 pub use action::{Action, MAX_BURST};
 pub use chart::{
-    attempt_label_indices, balance_chart, chevrons_path, dots_path, percent, value_axis,
-    AttemptTick, BalanceChart, ChartRow, ChartSummary, Mark, ValueAxis, ValueTick, CHART_HEIGHT,
-    CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH, MAX_ATTEMPT_LABELS,
+    attempt_label_indices, balance_chart, chart_account, chevrons_path, dots_path, percent,
+    value_axis, AttemptTick, BalanceChart, ChartRow, ChartSummary, Mark, ValueAxis, ValueTick,
+    CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
+    MAX_ATTEMPT_LABELS,
 };
 pub use state::{BalanceRead, LabError, LabState, StressProgress, STRESS_CONCURRENCY};
 // The world's words the page needs (settings, numbers, times), as the lab's

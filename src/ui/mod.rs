@@ -193,13 +193,12 @@ pub fn App(
     });
     Effect::new(move |_| page_env::mark_walking(walk.open.get()));
     let texts = move || ctl.lang.get().texts();
-    // The chart follows the account of the last request.
+    // The chart follows the account of the newest attempt.
     let chart_account = Signal::derive(move || {
         ctl.lab.with(|lab| {
-            lab.state()
-                .last_request()
-                .map(|g| g.account_id.clone())
-                .unwrap_or_else(|| DEFAULT_ACCOUNT.to_string())
+            crate::lab::chart_account(lab.state().timeline())
+                .unwrap_or(DEFAULT_ACCOUNT)
+                .to_string()
         })
     });
     let notice = move || {
