@@ -457,6 +457,7 @@ fn every_state_and_mark_has_its_words_in_each_language() {
             said.push(t.stage.process_state(state));
         }
         said.extend(t.stage.other_marks().map(|(_, text)| text));
+        said.push(t.stage.late_work());
         let distinct: std::collections::BTreeSet<&str> = said.iter().copied().collect();
         assert_eq!(
             distinct.len(),
@@ -486,6 +487,31 @@ fn every_state_and_mark_has_its_words_in_each_language() {
             marks[3].contains(if lang == Lang::En { "2 receipts" } else { "۲" }),
             "{}",
             marks[3]
+        );
+        // Work its caller stopped waiting for is marked with the legend's
+        // word for a deadline that passed.
+        let deadline = t
+            .stage
+            .other_marks()
+            .iter()
+            .find(|(code, _)| *code == "timed-out")
+            .unwrap()
+            .1;
+        assert_eq!(t.stage.deadline_passed(), deadline);
+        // A receipt's way to its row names the receipt; the consumer says what it does.
+        let lead = t.stage.receipt_lead("alice · k-1 · +100");
+        assert!(
+            lead.contains("alice · k-1 · +100") && lead.len() > "alice · k-1 · +100".len(),
+            "{lead}"
+        );
+        let (idle, busy) = (
+            t.stage.consumer_state(None),
+            t.stage.consumer_state(Some(7)),
+        );
+        assert_ne!(idle, busy);
+        assert!(
+            busy.contains(if lang == Lang::En { "7" } else { "۷" }),
+            "{busy}"
         );
     }
 }
