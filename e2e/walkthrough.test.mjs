@@ -518,3 +518,26 @@ test("the chart follows the scenario's account, a burst's included, not the requ
     assert.match(await title.innerText(), /alice/);
     assert.doesNotMatch(await title.innerText(), /account-7/);
   }));
+
+test('a wrong answer gets a hint written for its question, and the answer can be revealed to the room', () =>
+  suite.withLab({ query: '?scenario=s4&step=1&lang=en' }, async (page) => {
+    await waitForStep(page, 1, 4);
+    await page.getByLabel('Answer', { exact: true }).fill('100');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    const feedback = page.getByTestId('feedback');
+    assert.equal(await feedback.getAttribute('data-correct'), 'false');
+    assert.match(await feedback.getByTestId('hint').innerText(), /new key/);
+    assert.doesNotMatch(await feedback.innerText(), /200/, 'the hint leads to the answer, it does not give it');
+    await page.getByRole('button', { name: 'Reveal the answer', exact: true }).click();
+    const revealed = page.getByTestId('revealed-answer');
+    assert.match(await revealed.innerText(), /^The answer: 200 With a new key/);
+    assert.equal(await page.getByTestId('reveal-answer').count(), 0);
+    // The next question asks afresh; a choice is revealed by its label.
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await waitForStep(page, 2, 4);
+    assert.equal(await page.getByTestId('revealed-answer').count(), 0);
+    await page.getByTestId('reveal-answer').click();
+    assert.match(await page.getByTestId('revealed-answer').innerText(), /^The answer: /);
+    const label = await page.locator('[data-choice="rejected"]').innerText();
+    assert.ok((await page.getByTestId('revealed-answer').innerText()).includes(label), label);
+  }));

@@ -225,6 +225,40 @@ fn a_language_missing_a_piece_is_refused() {
             piece: "explain"
         })
     );
+    // A wrong answer's hint, written for each question.
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("hint");
+        }),
+        Err(ContentError::MissingText {
+            scenario: "s4".into(),
+            step: Some(1),
+            piece: "hint"
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][0]["hint"] = "Think of 200.".into();
+        }),
+        Err(ContentError::HandWritten {
+            scenario: "s4".into(),
+            step: Some(1),
+            piece: "hint"
+        })
+    );
+    assert_eq!(
+        edited(|f| {
+            f["scenarios"]["s4"]["steps"][2]["hint"] = "Look closer.".into();
+        }),
+        Err(ContentError::ExtraText {
+            scenario: "s4".into(),
+            step: 3,
+            piece: "hint".into()
+        })
+    );
     assert_eq!(
         edited(|f| {
             f["scenarios"]["s4"]["steps"][1]["choices"]

@@ -63,6 +63,8 @@ pub struct Walk {
     /// The scenario whose challenge the sandbox is checking.
     pub challenge: RwSignal<Option<usize>>,
     pub hint: RwSignal<bool>,
+    /// The question's answer is shown to the room ("Reveal the answer").
+    pub answer_shown: RwSignal<bool>,
     /// "Show everything": every panel beside the stage, not only those the
     /// step needs.
     pub everything: RwSignal<bool>,
@@ -112,6 +114,7 @@ impl Walk {
             progress: RwSignal::new(Progress::default()),
             challenge: RwSignal::new(None),
             hint: RwSignal::new(false),
+            answer_shown: RwSignal::new(false),
             everything: RwSignal::new(false),
             sandbox: StoredValue::new_local(None),
             speed_before: StoredValue::new(Speed::Normal),
@@ -339,6 +342,7 @@ impl Walk {
         self.step.set(step);
         self.given.set(None);
         self.hint.set(false);
+        self.answer_shown.set(false);
         if let Some(content) = self.content_untracked() {
             let id = &content.scripts.scenarios[scenario].id;
             self.progress.update(|p| p.saw(id, step + 1));

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::walkthrough::{render, Answer, Progress, MAX_PROGRESS_BYTES};
+use crate::walkthrough::{answer, render, Answer, Progress, Value, MAX_PROGRESS_BYTES};
 
 use super::controller::{Notice, WalkNotice};
 use super::page_env;
@@ -386,27 +386,97 @@ fn QuestionView(walk: Walk) -> impl IntoView {
             }
             .into_any(),
         };
-        let explain = words.explain.clone().unwrap_or_default();
+        let explain = StoredValue::new(words.explain.clone().unwrap_or_default());
+        let hint = words.hint.clone().unwrap_or_default();
+        let choices = words.choices.clone();
         Some(view! {
             <div class="walk-question" data-testid="question">
                 <h3>{move || t().predict}</h3>
                 <p id="walk-question">{words.question.clone()}</p>
                 {input}
+                // For the room, once it has had its say.
+                {move || (!walk.answer_shown.get()).then(|| view! {
+                    <button class="reveal-answer" data-testid="reveal-answer" on:click=move |_| walk.answer_shown.set(true)>
+                        {move || t().reveal_answer}
+                    </button>
+                })}
                 // Always on the page, so what appears in it is read out.
                 <div role="status" class="walk-feedback-region">
-                    <Feedback walk=walk explain=explain />
+                    <Feedback walk=walk explain=explain hint=hint />
+                    <RevealedAnswer walk=walk explain=explain choices=choices />
                 </div>
             </div>
         })
     }
 }
 
+/// The explanation of the current question's answer, read from the world as
+/// the next step leaves it, so it can state the answer's numbers.
+fn explained(walk: Walk, explain: StoredValue<String>) -> Option<String> {
+    let content = walk.content()?;
+    let revealed = crate::walkthrough::Tour::open(
+        &content.scripts,
+        walk.scenario.get_untracked(),
+        walk.step.get_untracked() + 1,
+    )
+    .ok()?;
+    let lang = walk.ctl.lang.get();
+    Some(
+        explain
+            .with_value(|e| render(e, revealed.lab.state(), |n| lang.prose_number(n)))
+            .unwrap_or_else(|e| format!("({e})")),
+    )
+}
+
+/// "Reveal the answer": the answer in words, its explanation, and the row
+/// that proves it.
 #[component]
-fn Feedback(walk: Walk, explain: String) -> impl IntoView {
+fn RevealedAnswer(
+    walk: Walk,
+    explain: StoredValue<String>,
+    choices: std::collections::BTreeMap<String, String>,
+) -> impl IntoView {
+    let ctl = walk.ctl;
+    let t = move || ctl.lang.get().walk();
+    move || {
+        if !walk.answer_shown.get()
+            || walk
+                .given
+                .with(|g| g.as_ref().is_some_and(|g| g.verdict == Ok(true)))
+        {
+            return None;
+        }
+        let content = walk.content()?;
+        let (expected, proof) = answer(
+            &content.scripts,
+            walk.scenario.get_untracked(),
+            walk.step.get_untracked(),
+        )
+        .ok()
+        .flatten()?;
+        let lang = ctl.lang.get();
+        let value = match expected {
+            Value::Number(n) => lang.prose_number(n),
+            Value::Code(code) => choices.get(&code).cloned().unwrap_or(code),
+        };
+        let said = explained(walk, explain)?;
+        Some(view! {
+            <div class="walk-feedback revealed" data-testid="revealed-answer">
+                <p><strong>{t().the_answer} " " <bdi>{value}</bdi></strong> " " {said}</p>
+                {proof.is_some().then(|| view! {
+                    <button on:click=move |_| walk.step_forward()>{t().proof}</button>
+                })}
+            </div>
+        })
+    }
+}
+
+#[component]
+fn Feedback(walk: Walk, explain: StoredValue<String>, hint: String) -> impl IntoView {
     let ctl = walk.ctl;
     let lang = move || ctl.lang.get();
     let t = move || lang().walk();
-    let explain = StoredValue::new(explain);
+    let hint = StoredValue::new(hint);
     move || {
         let given: Given = walk.given.get()?;
         Some(match given.verdict {
@@ -415,19 +485,11 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
             }
             .into_any(),
             Ok(correct) => {
-                // The explanation is read from the world as the next step leaves
-                // it, so it can state the answer's numbers.
-                let content = walk.content()?;
-                let revealed = crate::walkthrough::Tour::open(
-                    &content.scripts,
-                    walk.scenario.get_untracked(),
-                    walk.step.get_untracked() + 1,
-                )
-                .ok()?;
-                let lang = lang();
-                let said = explain
-                    .with_value(|e| render(e, revealed.lab.state(), |n| lang.prose_number(n)))
-                    .unwrap_or_else(|e| format!("({e})"));
+                let said = if correct {
+                    explained(walk, explain)?
+                } else {
+                    hint.get_value()
+                };
                 let proof = given.proof;
                 view! {
                     <div
@@ -438,7 +500,8 @@ fn Feedback(walk: Walk, explain: String) -> impl IntoView {
                     >
                         <p>
                             <strong>{if correct { t().right } else { t().wrong }}</strong>
-                            {correct.then(|| view! { " " {said} })}
+                            " "
+                            <span data-testid=if correct { "explain" } else { "hint" }>{said}</span>
                         </p>
                         {(correct && proof.is_some())
                             .then(|| {

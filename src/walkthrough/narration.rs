@@ -46,6 +46,10 @@ pub struct StepText {
     /// Said with the feedback, read from the world as the next step leaves it.
     #[serde(default)]
     pub explain: Option<String>,
+    /// Said after a wrong answer: what to think about, written for this
+    /// question (no number of its own: it leads to the answer, not to it).
+    #[serde(default)]
+    pub hint: Option<String>,
 }
 
 /// Why a piece of text could not be filled in.

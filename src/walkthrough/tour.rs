@@ -303,6 +303,9 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
             if words.explain.is_some() {
                 return Err(extra("explain"));
             }
+            if words.hint.is_some() {
+                return Err(extra("hint"));
+            }
             if let Some(code) = words.choices.keys().next() {
                 return Err(extra(code));
             }
@@ -319,6 +322,12 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
         }
         if words.explain.as_deref().is_none_or(blank) {
             return Err(missing(Some(n), "explain"));
+        }
+        if words.hint.as_deref().is_none_or(blank) {
+            return Err(missing(Some(n), "hint"));
+        }
+        if words.hint.as_deref().is_some_and(written) {
+            return Err(hand_written(Some(n), "hint"));
         }
         let codes: &[String] = match &question.answer {
             Answer::Number { .. } => &[],
