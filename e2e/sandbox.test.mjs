@@ -275,3 +275,29 @@ test('a timeline row pointed at or focused marks its parts of the stage', () =>
     await page.mouse.move(5, 5);
     assert.deepEqual(await marked(), ['2']);
   }));
+
+test("a challenge's banner keeps the sandbox on one screen, nothing covers Send, and its Done is in view", () =>
+  suite.withLab({ query: '?lang=en&scenario=s10&step=8', viewport: SCREEN, settings: 'closed' }, async (page) => {
+    await page.getByRole('button', { name: 'Start the challenge', exact: true }).click();
+    const banner = page.getByTestId('challenge');
+    await banner.waitFor();
+    // No floating message over the request: the banner says the challenge began.
+    assert.equal(await page.getByTestId('notice').count(), 0);
+    await page.getByRole('button', { name: 'Show me', exact: true }).click();
+    await page.getByRole('button', { name: 'Retry (same key)', exact: true }).click();
+    await skipToIdle(page);
+    await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
+    // A crashed process, a durable store and two broken promises fill the
+    // stage: the timeline's box keeps its newest row's foot in view.
+    const m = await measure(page);
+    assertOneScreen(m, 'in a challenge', { wholeRow: false });
+    const uncovered = await page.evaluate(() => {
+      const send = document.querySelector('.request button[type="submit"]');
+      const r = send.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === send;
+    });
+    assert.ok(uncovered, 'Send is not covered');
+    const status = await banner.locator('.walk-status').boundingBox();
+    assert.ok(status.y >= 0 && status.y + status.height <= SCREEN.height, `Done is in view ${JSON.stringify(status)}`);
+    assert.match(await banner.locator('.walk-status').innerText(), /Done/);
+  }));

@@ -294,7 +294,9 @@ pub fn App(
             </div>
         </header>
         <main class="lab">
-            {move || (!embed && !walk.open.get()).then(|| view! {
+            // The how-to steps aside for a walkthrough and for a challenge,
+            // which say what to do themselves.
+            {move || (!embed && !walk.open.get() && walk.challenge.get().is_none()).then(|| view! {
                 <ol class="how-to">
                     {move || {
                         let t = texts();

@@ -526,6 +526,11 @@ impl Walk {
             self.close();
         }
         self.ctl.load(Lab::new(), Replacement::Challenge);
+        // The banner says the challenge has begun; the notice stays only to
+        // offer the person's own lab back, when there was one.
+        if !self.ctl.can_bring_back() {
+            self.ctl.notice.set(None);
+        }
         self.hint.set(false);
         self.challenge.set(Some(scenario));
     }
