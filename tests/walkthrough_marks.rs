@@ -160,3 +160,65 @@ fn a_step_shows_the_panels_it_names_and_all_when_it_names_none() {
     };
     assert!(Panel::ALL.iter().all(|p| !none.shows(*p)));
 }
+
+#[test]
+fn an_attempt_is_drawn_wherever_it_is_in_the_queue_in_hand_or_on_its_way() {
+    use idempotency_lab::lab::{Action, Lab, Setting, MAX_CALLERS};
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    lab.dispatch(Action::Burst {
+        account_id: "alice".into(),
+        points: 10,
+        count: 20,
+    })
+    .unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(stage.callers.len(), MAX_CALLERS);
+    // Attempt 1 is no caller drawn, and waits in the queue.
+    assert!(stage.caller(1).is_none());
+    assert!(stage.draws(&StagePart::Attempt(1)));
+    // The consumer takes it: in hand, out of the queue.
+    lab.dispatch(Action::Step).unwrap();
+    let stage = lab.state().stage();
+    let process = stage.running().next().unwrap();
+    assert_eq!(process.in_hand, Some(1));
+    assert!(!process.queue.contains(&1));
+    assert!(stage.draws(&StagePart::Attempt(1)));
+    // Neither queued nor in hand nor a caller nor on its way: not drawn.
+    assert!(stage.tokens.iter().all(|t| t.attempt != Some(1)));
+    lab.dispatch(Action::Wait { ms: 60_000 }).unwrap();
+    let stage = lab.state().stage();
+    assert!(stage.running().next().unwrap().in_hand != Some(1));
+    let on_its_way = stage.tokens.iter().any(|t| t.attempt == Some(1));
+    assert_eq!(
+        stage.draws(&StagePart::Attempt(1)),
+        on_its_way || stage.caller(1).is_some()
+    );
+    // On its way only: its answer travels back while newer callers are drawn.
+    let mut lab = Lab::new();
+    for n in 0..6 {
+        lab.dispatch(Action::Send {
+            grant: idempotency_lab::GrantPoints::new(format!("k-{n}"), "bob", 1),
+            lose_acknowledgement: false,
+        })
+        .unwrap();
+    }
+    let mut seen_on_its_way = false;
+    for _ in 0..200 {
+        lab.dispatch(Action::Wait { ms: 10 }).unwrap();
+        let stage = lab.state().stage();
+        let busy = stage
+            .running()
+            .any(|p| p.queue.contains(&1) || p.in_hand == Some(1));
+        let token = stage.tokens.iter().any(|t| t.attempt == Some(1));
+        if stage.caller(1).is_none() && !busy && token {
+            assert!(stage.draws(&StagePart::Attempt(1)));
+            seen_on_its_way = true;
+            break;
+        }
+    }
+    assert!(
+        seen_on_its_way,
+        "attempt 1's answer was never seen on its way alone"
+    );
+}
