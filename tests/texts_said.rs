@@ -163,12 +163,17 @@ fn the_walkthrough_says_each_value_in_its_place() {
         "Progress not imported: it comes from a newer lab (version 9)."
     );
     assert_eq!(w.paces(), ["Slow", "Normal", "Fast"]);
-    assert_eq!(w.keys_list()[0], ("→", "Next step (← in Persian)"));
+    // A presentation clicker's Page Down steps too.
+    assert_eq!(
+        w.keys_list()[0],
+        ("→ · Page Down", "Next step (← in Persian)")
+    );
+    assert_eq!(w.keys_list()[1].0, "← · Page Up");
     let fa = Lang::Fa.walk();
     assert_eq!(fa.step_of(4, 8), "گام ۴ از ۸");
     assert_eq!(
         fa.keys_list()[0].0,
-        "←",
+        "← · Page Down",
         "Persian's next step is to the left"
     );
 }
