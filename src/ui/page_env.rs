@@ -53,23 +53,22 @@ pub fn presenter_link() -> bool {
 /// Keeps `?presenter=1` in the address while presenter mode is on, so a reload
 /// or a copied address opens it again.
 pub fn remember_presenter(on: bool) {
-    edit_query(|params| {
-        if on {
-            params.set("presenter", "1");
-        } else {
-            params.delete("presenter");
-        }
-    });
+    remember_switch("presenter", "1", on);
 }
 
 /// Keeps `?settings=open` in the address while every drawer is open by the
 /// switch, and takes it away when they are closed by it.
 pub fn remember_settings_open(on: bool) {
+    remember_switch("settings", "open", on);
+}
+
+/// A switch kept in the address: `name=value` while on, absent while off.
+fn remember_switch(name: &str, value: &str, on: bool) {
     edit_query(|params| {
         if on {
-            params.set("settings", "open");
+            params.set(name, value);
         } else {
-            params.delete("settings");
+            params.delete(name);
         }
     });
 }
