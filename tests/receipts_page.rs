@@ -135,3 +135,19 @@ fn a_page_read_first_follows_what_is_written_and_swept_after() {
     grant("k-3", 30);
     assert_eq!(keys(5), ["k-3"]);
 }
+
+#[test]
+fn both_stores_list_balances_as_a_person_reads_the_names() {
+    let memory = PointStore::new();
+    let durable = DurableStore::new();
+    let pace = At(Cell::new(0));
+    for account in ["account-10", "account-7", "Bob", "account-9"] {
+        let grant = GrantPoints::new("k", account, 1);
+        memory.apply(&grant).unwrap();
+        block_on(durable.apply_paced(WriteOrder::OneTransaction, false, &grant, &pace)).unwrap();
+    }
+    let names = |b: Vec<(String, i32)>| b.into_iter().map(|(a, _)| a).collect::<Vec<_>>();
+    let expected = ["Bob", "account-7", "account-9", "account-10"];
+    assert_eq!(names(memory.balances()), expected);
+    assert_eq!(names(durable.balances()), expected);
+}

@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::error::GrantError;
 use super::first_receipts::FirstReceipts;
 use super::grant::{GrantPoints, GrantResult, StoreOutcome};
+use super::natural_order::natural_cmp;
 use super::pace::{CrashPoint, GrantStore, Pace, StoreStep};
 
 /// One account's state. Receipts live under their account, so a key is scoped to
@@ -135,7 +136,8 @@ impl PointStore {
             .iter()
             .map(|(id, a)| (id.clone(), a.balance))
             .collect();
-        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // As the durable store orders them: as a person reads the names.
+        all.sort_unstable_by(|a, b| natural_cmp(&a.0, &b.0));
         all
     }
 
