@@ -541,3 +541,15 @@ test('a wrong answer gets a hint written for its question, and the answer can be
     const label = await page.locator('[data-choice="rejected"]').innerText();
     assert.ok((await page.getByTestId('revealed-answer').innerText()).includes(label), label);
   }));
+
+test('the section list says which sections were walked through and which are done', () =>
+  suite.withLab({ query: '?scenario=s1&step=1&lang=en' }, async (page) => {
+    await waitForStep(page, 1, 3);
+    const option = (i) => page.locator(`[data-testid="scenario-select"] option`).nth(i).innerText();
+    assert.doesNotMatch(await option(0), /walked through|done/);
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
+    await waitForStep(page, 3, 3);
+    await page.waitForFunction(() => document.querySelector('[data-testid="scenario-select"] option').textContent.includes('walked through'));
+    assert.doesNotMatch(await option(1), /walked through/);
+  }));

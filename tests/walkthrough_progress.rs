@@ -17,6 +17,20 @@ fn s1_done() -> Progress {
 }
 
 #[test]
+fn a_scenario_is_walked_through_once_its_last_step_was_reached() {
+    let scripts = scripts();
+    let mut p = Progress::default();
+    assert!(!p.walked(&scripts, "s1"));
+    p.saw("s1", 2);
+    assert!(!p.walked(&scripts, "s1"), "one step short");
+    p.saw("s1", 3);
+    assert!(p.walked(&scripts, "s1"));
+    assert!(!p.done(&scripts, "s1"), "walked is not done");
+    assert!(!p.walked(&scripts, "s2"));
+    assert!(!p.walked(&scripts, "s99"));
+}
+
+#[test]
 fn a_scenario_is_done_with_its_last_step_its_questions_and_its_challenge() {
     let scripts = scripts();
     assert!(s1_done().done(&scripts, "s1"));

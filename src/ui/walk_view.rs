@@ -82,7 +82,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     let options = move || {
         let content = content()?;
         let progress = walk.progress.get();
-        let done = t().done;
+        let (done, walked) = (t().done, t().walked);
         Some(
             content
                 .scripts
@@ -91,8 +91,11 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 .enumerate()
                 .map(|(i, s)| {
                     let title = content.text.scenarios[&s.id].title.clone();
+                    // Where a learner stands in each section, at a glance.
                     let mark = if progress.done(&content.scripts, &s.id) {
                         format!(" ✓ {done}")
+                    } else if progress.walked(&content.scripts, &s.id) {
+                        format!(" · {walked}")
                     } else {
                         String::new()
                     };

@@ -78,6 +78,16 @@ impl Progress {
         self.scenarios.get(scenario).cloned().unwrap_or_default()
     }
 
+    /// Whether the scenario's last step was reached (its questions and
+    /// challenge aside).
+    pub fn walked(&self, scripts: &Scripts, scenario: &str) -> bool {
+        scripts
+            .scenarios
+            .iter()
+            .find(|s| s.id == scenario)
+            .is_some_and(|script| self.of(scenario).furthest >= script.steps.len())
+    }
+
     /// A scenario is done when its last step was reached, every question in it
     /// answered right, and its challenge met.
     pub fn done(&self, scripts: &Scripts, scenario: &str) -> bool {
@@ -91,7 +101,7 @@ impl Progress {
             .enumerate()
             .filter(|(_, s)| s.question.is_some())
             .all(|(n, _)| p.answered.contains(&(n + 1)));
-        p.furthest >= script.steps.len() && questions && p.challenge
+        self.walked(scripts, scenario) && questions && p.challenge
     }
 
     /// Takes in what another record holds, losing nothing of either.
