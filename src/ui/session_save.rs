@@ -1,7 +1,8 @@
 //! Keeps the person's session saved for the next reload, without writing it on
-//! every tick of the clock: an action is saved at once, and while the clock
-//! runs (a skip, a stress run) the newest session is saved at most every
-//! `SAVE_EVERY_MS`. Leaving the page saves what is not saved yet.
+//! every tick of the clock: an action, and a lab come to rest, are saved at
+//! once; while the clock runs (a skip, a stress run) the newest session is
+//! saved at most every `SAVE_EVERY_MS`. Leaving the page saves what is not
+//! saved yet.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -73,12 +74,19 @@ pub fn keep_saved(ctl: Controller, walk: Walk, from_link: bool) {
                 return;
             }
             state.dirty.set(true);
-            if state.scheduled.get() {
+            // A lab at rest is saved at once: what another tab opens next, and
+            // what a reload brings back, is the whole of it.
+            let at_rest = ctl
+                .lab
+                .with_untracked(|lab| lab.state().until_next().is_none());
+            let since = state.last.get().map_or(f64::INFINITY, |at| now_ms() - at);
+            if at_rest || since >= SAVE_EVERY_MS {
+                state.timer.take();
+                state.scheduled.set(false);
+                write(&state);
                 return;
             }
-            let since = state.last.get().map_or(f64::INFINITY, |at| now_ms() - at);
-            if since >= SAVE_EVERY_MS {
-                write(&state);
+            if state.scheduled.get() {
                 return;
             }
             state.scheduled.set(true);
