@@ -417,25 +417,26 @@ pub fn sandbox_in_columns() -> bool {
 /// Brings the first part a walkthrough step marks inside the panels beside the
 /// stage into view, scrolling that region alone: never the page, whose top
 /// holds the narration on a phone (where the panels do not scroll by
-/// themselves, and nothing moves).
-pub fn show_first_mark() {
+/// themselves, and nothing moves). False while no mark is drawn there.
+pub fn show_first_mark() -> bool {
     let document = window().document();
     let Some(region) = document.and_then(|d| d.query_selector(".columns").ok().flatten()) else {
-        return;
+        return false;
     };
+    // None drawn yet: the panels may still be arriving.
     let Some(mark) = region
         .query_selector("[data-marked=\"true\"]")
         .ok()
         .flatten()
     else {
-        return;
+        return false;
     };
     let (scrolled, height) = (
         f64::from(region.scroll_top()),
         f64::from(region.client_height()),
     );
     if region.scroll_height() <= region.client_height() {
-        return;
+        return true;
     }
     let (area, rect) = (
         region.get_bounding_client_rect(),
@@ -445,6 +446,7 @@ pub fn show_first_mark() {
     if top < scrolled || top + rect.height() > scrolled + height {
         region.set_scroll_top((top - 8.0).max(0.0) as i32);
     }
+    true
 }
 
 pub fn reduced_motion() -> bool {

@@ -366,10 +366,15 @@ impl Walk {
                 .with_value(|t| t.as_ref().map(parts))
                 .unwrap_or_else(|| self.ctl.lab.with_untracked(parts));
             self.ctl.marks.set(marks);
-            // Once drawn, the first mark among the panels is brought into view.
+            // Once drawn, the first mark among the panels is brought into view
+            // (the panels may still be arriving after a deep link).
             spawn_local(async {
-                TimeoutFuture::new(0).await;
-                page_env::show_first_mark();
+                for _ in 0..20 {
+                    TimeoutFuture::new(50).await;
+                    if page_env::show_first_mark() {
+                        return;
+                    }
+                }
             });
         }
     }
