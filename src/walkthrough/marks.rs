@@ -13,15 +13,6 @@ fn part_kind(fact: &Fact) -> Option<Part> {
         Fact::NaiveBalance(account) => Part::Fixed(StagePart::NaiveBalance(account.clone())),
         Fact::AccountBalance(at) => Part::AccountOf(*at, false),
         Fact::RowNaiveBalance(at) => Part::AccountOf(*at, true),
-        Fact::ReceiptBalance(at)
-        | Fact::RowBalance(at)
-        | Fact::Points(at)
-        | Fact::Attempt(at)
-        | Fact::Outcome(at)
-        | Fact::RegrantCause(at)
-        | Fact::Origin(at)
-        | Fact::Error(at)
-        | Fact::Truth(at) => Part::AttemptOf(*at),
         Fact::Queued | Fact::QueueCapacity => Part::Fixed(StagePart::Queue),
         Fact::WaitingForRoom => Part::Fixed(StagePart::Waiting),
         Fact::CallerTimeout => Part::Fixed(StagePart::Callers),
@@ -30,6 +21,8 @@ fn part_kind(fact: &Fact) -> Option<Part> {
         Fact::Emails => Part::Fixed(StagePart::Mail),
         Fact::Holds(invariant) => Part::Fixed(StagePart::Promise(*invariant)),
         Fact::Rows | Fact::ReadBalance => return None,
+        // Every other fact reads a row (`Fact::row`): its attempt is drawn.
+        _ => Part::AttemptOf(fact.row()?),
     })
 }
 
