@@ -185,7 +185,7 @@ for (const lang of ['en', 'fa']) {
         for (const step of [1, scenario.steps.length]) {
           await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=${step}&lang=${lang}`);
           await page.waitForSelector('body[data-ready="true"]');
-          await page.locator(`[data-testid="step-counter"]:text-is("${step} / ${scenario.steps.length}")`).waitFor();
+          await page.locator(`[data-testid="step-counter"][data-step="${step}"][data-steps="${scenario.steps.length}"]`).waitFor();
           for (const v of await scan(page)) found.push({ where: `${language}, ${scenario.id} step ${step}`, ...v });
         }
       }

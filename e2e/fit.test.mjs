@@ -42,7 +42,7 @@ async function everyStep(page, lang, check) {
     await page.getByTestId('scenario-select').selectOption(String(index));
     for (let step = 1; step <= scenario.steps.length; step++) {
       if (step > 1) await page.locator('.walk-controls button.primary').click();
-      await page.locator(`[data-testid="step-counter"]:text-is("${step} / ${scenario.steps.length}")`).waitFor();
+      await page.locator(`[data-testid="step-counter"][data-step="${step}"][data-steps="${scenario.steps.length}"]`).waitFor();
       // Its time played to the end: the picture as the step leaves it.
       // Read and pressed in one go: the step may end between a read and a click.
       await page.locator('.walk-controls button').nth(2).evaluate((b) => b.getAttribute('aria-disabled') === 'false' && b.click());

@@ -47,7 +47,7 @@ const focusPage = (page) => page.evaluate(() => { document.activeElement?.blur()
 
 /** Waits until the page is at step n of `of`, its time played to the end. */
 async function waitForStep(page, n, of) {
-  await page.locator(`[data-testid="step-counter"]:text-is("${n} / ${of}")`).waitFor();
+  await page.locator(`[data-testid="step-counter"][data-step="${n}"][data-steps="${of}"]`).waitFor();
   await page.locator('[data-testid="walkthrough"][data-animating="false"]').waitFor();
 }
 
@@ -60,6 +60,9 @@ for (const lang of ['en', 'fa']) {
         await page.waitForSelector('body[data-ready="true"]');
         await waitForStep(page, 1, n);
         assert.equal(await page.locator('html').getAttribute('lang'), lang);
+        // The counter reads in the page's digits.
+        const digits = (k) => (lang === 'fa' ? String(k).replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d]) : String(k));
+        assert.equal(await counter(page).innerText(), `${digits(1)} / ${digits(n)}`);
         const title = words[lang].scenarios[scenario.id].title;
         assert.match(await page.getByTestId('scenario-select').locator('option:checked').innerText(), new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
         const first = await seen(page);

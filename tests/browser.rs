@@ -681,7 +681,11 @@ async fn a_walkthrough_step_marks_its_proof_and_shows_only_the_panels_it_needs()
 async fn the_persian_walkthrough_states_the_worlds_numbers_in_persian_digits() {
     let page = mount_walkthrough(Lang::Fa).await;
     page.click("گام بعد").await;
-    assert_eq!(page.text_of("[data-testid=step-counter]"), "2 / 3");
+    // The counter reads in Persian digits; its attributes keep ASCII ones.
+    assert_eq!(page.text_of("[data-testid=step-counter]"), "۲ / ۳");
+    let counter = page.find("[data-testid=step-counter]").unwrap();
+    assert_eq!(counter.get_attribute("data-step").as_deref(), Some("2"));
+    assert_eq!(counter.get_attribute("data-steps").as_deref(), Some("3"));
     let narration = page.text_of("[data-testid=narration]");
     assert!(narration.contains("۱۰۰"), "{narration}");
     assert!(
@@ -793,6 +797,25 @@ async fn the_stage_draws_a_paused_burst_and_describes_it() {
         stage.get_attribute("aria-describedby").as_deref(),
         Some("stage-description")
     );
+}
+
+/// The numbers a lesson names are written in the picture: the slots taken,
+/// the callers' deadline and the consumer's time per grant, each following
+/// the lab's settings.
+#[wasm_bindgen_test]
+async fn the_stage_writes_the_queue_count_the_deadline_and_the_work_time() {
+    let lab = mount(Lang::En).await;
+    let text = |id: &str| {
+        lab.find(&format!("[data-testid={id}]"))
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(text("stage-queue-count"), "0/16");
+    assert_eq!(text("stage-deadline"), "callers wait 3000 ms");
+    assert_eq!(text("stage-work-time"), "100 ms a grant");
+    lab.toggle_pause().await;
+    lab.click("Burst: 20 grants at once").await;
+    assert_eq!(text("stage-queue-count"), "16/16");
 }
 
 /// A crash between the two writes of a store that writes the balance first:

@@ -818,3 +818,79 @@ fn a_queued_request_of_a_patient_caller_is_never_marked() {
     assert_eq!(stage.processes[0].queue.len(), 16);
     assert!(stage.processes[0].timed_out.is_empty());
 }
+
+/// The tables of the first running process's memory.
+fn first_memory(lab: &Lab) -> idempotency_lab::lab::StoreTables {
+    let stage = lab.state().stage();
+    let memory = stage.running().next().unwrap().memory.clone();
+    memory.unwrap()
+}
+
+#[test]
+fn an_account_a_caller_asks_about_that_a_store_does_not_hold_is_drawn_at_zero() {
+    use idempotency_lab::lab::StagePart;
+    let mut lab = Lab::new();
+    // Refused before any change: the store holds nothing for alice.
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("k-0", "alice", 0),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let memory = first_memory(&lab);
+    assert!(memory.balances.is_empty());
+    assert_eq!(memory.accounts, 0);
+    assert_eq!(memory.unheld, ["alice"]);
+    assert!(stage.draws(&StagePart::Balance("alice".into())));
+    assert!(!stage.draws(&StagePart::Balance("bob".into())));
+    // Once it holds a balance, the account is drawn with it, once.
+    send(&mut lab, "alice", "k-1", false);
+    send(&mut lab, "bob", "k-2", false);
+    lab.skip_to_idle().unwrap();
+    let memory = first_memory(&lab);
+    assert_eq!(
+        memory.balances,
+        [("alice".to_string(), 100), ("bob".to_string(), 100)]
+    );
+    assert!(memory.unheld.is_empty());
+    // A restart empties the memory: the callers still drawn ask about both.
+    lab.dispatch(Action::Restart).unwrap();
+    let memory = first_memory(&lab);
+    assert!(memory.balances.is_empty());
+    assert_eq!(memory.unheld, ["alice", "bob"]);
+}
+
+#[test]
+fn the_stage_states_the_deadline_the_work_time_the_retention_and_the_last_read() {
+    use idempotency_lab::lab::StagePart;
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(2_500)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::ProcessingMs(700)))
+        .unwrap();
+    let stage = lab.state().stage();
+    assert_eq!((stage.caller_timeout, stage.processing), (2_500, 700));
+    assert!(stage.durable.is_none());
+    assert!(stage.read.is_none());
+    assert!(!stage.draws(&StagePart::Read));
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
+        .unwrap();
+    lab.dispatch(Action::Set(Setting::RetentionHours(6)))
+        .unwrap();
+    send(&mut lab, "carol", "k-1", false);
+    lab.skip_to_idle().unwrap();
+    lab.dispatch(Action::CheckBalance {
+        account_id: "dave".into(),
+    })
+    .unwrap();
+    let stage = lab.state().stage();
+    let durable = stage.durable.clone().unwrap();
+    assert_eq!(durable.retention_hours, 6);
+    let read = stage.read.clone().unwrap();
+    assert_eq!((read.account_id.as_str(), read.balance), ("dave", Ok(0)));
+    assert!(stage.draws(&StagePart::Read));
+    // The read's account is asked about too: dave is drawn at 0.
+    assert_eq!(durable.tables.unheld, ["dave"]);
+    assert_eq!(durable.tables.balances, [("carol".to_string(), 100)]);
+}

@@ -156,6 +156,36 @@ impl StageTexts {
         self.say("stage.tries", &[("n", count(n as usize))])
     }
 
+    /// How long each caller waits for its answer, in the callers' column.
+    pub fn deadline(&self, ms: u64) -> String {
+        self.say("stage.deadline", &[("ms", Arg::Count(ms))])
+    }
+
+    /// How long the consumer takes over each grant.
+    pub fn work_time(&self, ms: u64) -> String {
+        self.say("stage.work_time", &[("ms", Arg::Count(ms))])
+    }
+
+    /// How long the durable store keeps a receipt.
+    pub fn retention(&self, hours: u32) -> String {
+        self.say("stage.retention", &[("hours", Arg::Count(hours.into()))])
+    }
+
+    /// The last separate balance read: the account and what it returned, or
+    /// that it was refused.
+    pub fn read(&self, account: &str, balance: Option<i32>) -> String {
+        match balance {
+            Some(b) => self.say(
+                "stage.read",
+                &[
+                    ("account", Arg::Id(account)),
+                    ("balance", Arg::Amount(b.into())),
+                ],
+            ),
+            None => self.say("stage.read_refused", &[("account", Arg::Id(account))]),
+        }
+    }
+
     pub fn waiting_room(&self, n: usize) -> String {
         self.say("stage.waiting_room", &[("n", count(n))])
     }

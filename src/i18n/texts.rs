@@ -112,6 +112,16 @@ impl Texts {
         self.say("burst", &[("n", count(n))])
     }
 
+    /// The timeline's rows, counted in its heading.
+    pub fn timeline_count(&self, n: usize) -> String {
+        self.say("timeline_count", &[("n", count(n))])
+    }
+
+    /// The slots taken, short, beside the queue's picture.
+    pub fn queue_count(&self, used: usize, cap: usize) -> String {
+        self.say("queue_count", &[("used", count(used)), ("cap", count(cap))])
+    }
+
     pub fn queue_slots(&self, used: usize, cap: usize) -> String {
         self.say("queue_slots", &[("used", count(used)), ("cap", count(cap))])
     }

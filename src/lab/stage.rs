@@ -7,7 +7,7 @@
 use crate::core::{CrashPoint, GrantError, StoreStep, Table};
 use crate::sim::{AttemptId, Event, Happening, Millis, ProcessNumber, Slot};
 
-use super::state::LabState;
+use super::state::{BalanceRead, LabState};
 use super::timeline::{AttemptRow, MarkerKind};
 
 /// How long, in virtual time, a token takes along its arrow.
@@ -151,6 +151,9 @@ pub struct StoreTables {
     /// The newest receipts: (account, key, points).
     pub receipts: Vec<(String, String, i32)>,
     pub receipt_count: usize,
+    /// Accounts a drawn caller (or the last read) asks about that the store
+    /// holds nothing for: drawn at 0, which is what reading them returns.
+    pub unheld: Vec<String>,
 }
 
 /// Something that happened to the durable store lately, marked on it.
@@ -179,6 +182,8 @@ impl StoreMark {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StageDurable {
     pub tables: StoreTables,
+    /// How long it keeps a receipt.
+    pub retention_hours: u32,
     /// Attempts holding an in-progress record in it.
     pub in_progress: Vec<AttemptId>,
     pub marks: Vec<StoreMark>,
@@ -272,6 +277,11 @@ pub struct Stage {
     /// The naive worker beside, when it is on: its balances.
     pub naive: Option<Vec<(String, i32)>>,
     pub mail: Option<StageMail>,
+    /// How long a caller waits for its answer, and a grant takes the consumer.
+    pub caller_timeout: Millis,
+    pub processing: Millis,
+    /// The last separate balance read.
+    pub read: Option<BalanceRead>,
 }
 
 impl Stage {
@@ -297,6 +307,16 @@ impl LabState {
         let now = self.now();
         let settings = self.settings();
         let (callers, more_waiting) = callers(self.timeline(), now);
+        let read = self.last_read().cloned();
+        // The accounts asked about: the drawn callers' and the read's. Every
+        // store is asked, as a caller's next attempt may reach any of them.
+        let mut asked: Vec<&str> = callers
+            .iter()
+            .map(|c| c.account_id.as_str())
+            .chain(read.as_ref().map(|r| r.account_id.as_str()))
+            .collect();
+        asked.sort_unstable();
+        asked.dedup();
         let mut processes: Vec<StageProcess> = self
             .lines()
             .iter()
@@ -306,7 +326,7 @@ impl LabState {
                     .flatten()
                     .map(|store| {
                         let (receipts, receipt_count) = store.receipts_page(MAX_STORE_ROWS);
-                        tables(store.balances(), receipts, receipt_count)
+                        tables(store.balances(), receipts, receipt_count, &asked)
                     });
                 let timed_out = line
                     .queue
@@ -342,7 +362,8 @@ impl LabState {
             let store = self.world().durable_store();
             let (receipts, receipt_count) = store.receipts_page(MAX_STORE_ROWS);
             StageDurable {
-                tables: tables(store.balances(), receipts, receipt_count),
+                tables: tables(store.balances(), receipts, receipt_count, &asked),
+                retention_hours: settings.retention_hours,
                 in_progress: durable_records,
                 marks: store_marks(self.markers(), now),
             }
@@ -368,18 +389,29 @@ impl LabState {
             durable,
             naive: settings.naive.then(|| self.naive_balances().to_vec()),
             mail,
+            caller_timeout: settings.caller_timeout_ms,
+            processing: settings.processing_ms,
+            read,
         }
     }
 }
 
-/// The first balances and the newest receipts of a store.
+/// The first balances and the newest receipts of a store, and which of the
+/// `asked` accounts it holds nothing for.
 fn tables(
     balances: Vec<(String, i32)>,
     receipts: Vec<crate::core::GrantResult>,
     receipt_count: usize,
+    asked: &[&str],
 ) -> StoreTables {
     let accounts = balances.len();
+    let unheld = asked
+        .iter()
+        .filter(|a| !balances.iter().any(|(held, _)| held == *a))
+        .map(|a| a.to_string())
+        .collect();
     StoreTables {
+        unheld,
         balances: balances.into_iter().take(MAX_STORE_ROWS).collect(),
         accounts,
         receipts: receipts

@@ -4,7 +4,7 @@
 use crate::sim::AttemptId;
 
 use super::invariants::Invariant;
-use super::stage::{ProcessState, Stage};
+use super::stage::{ProcessState, Stage, StoreTables};
 
 /// One part of the stage (or of the panels beside it in the walkthrough).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +30,10 @@ pub enum StagePart {
     Mail,
     /// A promise, in the promises panel.
     Promise(Invariant),
+    /// The last separate balance read, beside the callers.
+    Read,
+    /// The count of the timeline's rows, in its heading.
+    Timeline,
 }
 
 impl Stage {
@@ -45,13 +49,16 @@ impl Stage {
                         .any(|p| p.queue.contains(id) || p.in_hand == Some(*id))
                     || self.tokens.iter().any(|t| t.attempt == Some(*id))
             }
-            StagePart::Callers => !self.callers.is_empty(),
+            // The column is always drawn: it states the callers' deadline.
+            StagePart::Callers => true,
             StagePart::Balance(account) => {
-                let shown = |balances: &[(String, i32)]| balances.iter().any(|(a, _)| a == account);
+                let shown = |t: &StoreTables| {
+                    t.balances.iter().any(|(a, _)| a == account) || t.unheld.contains(account)
+                };
                 self.running()
                     .filter_map(|p| p.memory.as_ref())
                     .chain(self.durable.as_ref().map(|d| &d.tables))
-                    .any(|t| shown(&t.balances))
+                    .any(shown)
             }
             StagePart::NaiveBalance(account) => self
                 .naive
@@ -64,6 +71,8 @@ impl Stage {
                 .any(|p| p.state == ProcessState::Running && p.waiting > 0),
             StagePart::Mail => self.mail.is_some(),
             StagePart::Promise(_) => true,
+            StagePart::Read => self.read.is_some(),
+            StagePart::Timeline => true,
         }
     }
 }

@@ -139,7 +139,13 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
     };
 
     view! {
-        <section class="panel chart" aria-labelledby="chart-title" data-testid="chart">
+        <section
+            class="panel chart"
+            aria-labelledby="chart-title"
+            data-testid="chart"
+            data-account=move || account.get()
+            data-last-balance=move || chart.with(|c| c.rows.last().map(|r| r.balance))
+        >
             <h2 id="chart-title">
                 {move || texts().chart_title}
                 " "

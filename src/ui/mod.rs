@@ -349,8 +349,11 @@ pub fn App(
                 // and the promises and the chart stand under the settings (the
                 // stage shows the promises too); in the walkthrough they go
                 // with the timeline (see `readings`).
+                // The sandbox's own controls are out of the way while walking
+                // (until "Show everything"): the script drives the lab.
                 <div
                     class="column"
+                    hidden=move || walk.open.get() && !walk.everything.get()
                     inert=move || walk.open.get()
                     role=move || (!walk.open.get()).then_some("region")
                     aria-label=move || (!walk.open.get()).then(|| texts().request_and_settings)

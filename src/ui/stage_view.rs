@@ -41,6 +41,8 @@ pub fn StageView(
     // Held still while the clock is stopped; moving only while it runs.
     let frozen = move || ctl.speed.get() == Speed::Paused && !ctl.skipping.get();
     let callers = Memo::new(move |_| stage.with(|s| (s.callers.clone(), s.more_waiting)));
+    let deadline = Memo::new(move |_| stage.with(|s| s.caller_timeout));
+    let read = Memo::new(move |_| stage.with(|s| s.read.clone()));
     let processes = Memo::new(move |_| stage.with(|s| s.processes.clone()));
 
     view! {
@@ -52,7 +54,18 @@ pub fn StageView(
             aria-describedby="stage-description"
         >
             <div class="stage-head">
-                <h2 id="stage-title" class="stage-title">{move || texts().stage.title}</h2>
+                <div class="stage-name">
+                    <h2 id="stage-title" class="stage-title">{move || texts().stage.title}</h2>
+                    // How long each caller waits: beside the title, on a line
+                    // the title leaves free, so it costs the picture no height.
+                    <p
+                        class="stage-deadline"
+                        data-testid="stage-deadline"
+                        data-marked=move || ctl.marked(&StagePart::Callers).then_some("true")
+                    >
+                        {move || texts().stage.deadline(deadline.get())}
+                    </p>
+                </div>
                 {children()}
             </div>
             <div class="stage-body">
@@ -66,6 +79,16 @@ pub fn StageView(
                         <span class="part-name">{move || texts().stage.callers}</span>
                         <OpenSettings ctl=ctl id=DrawerId::Callers />
                     </p>
+                    {move || read.get().map(|r| view! {
+                        <p
+                            class="stage-read"
+                            data-testid="stage-read"
+                            data-account=r.account_id.clone()
+                            data-marked=move || ctl.marked(&StagePart::Read).then_some("true")
+                        >
+                            {texts().stage.read(&r.account_id, r.balance.ok())}
+                        </p>
+                    })}
                     {move || {
                         let (drawn, more) = callers.get();
                         if drawn.is_empty() {
@@ -237,6 +260,27 @@ fn ProcessRow(
                 <p class="stage-part-title">
                     {move || texts().process_heading(number)}
                     {running.then(|| view! { <OpenSettings ctl=ctl id=DrawerId::World /> })}
+                    // Said in words on the title's line, which has room: the
+                    // slots taken, and how long the consumer takes a grant.
+                    {running.then(|| view! {
+                        <span class="stage-figures">
+                            <span
+                                class="stage-queue-count"
+                                data-testid="stage-queue-count"
+                                aria-hidden="true"
+                                data-marked=move || ctl.marked(&StagePart::Queue).then_some("true")
+                            >
+                                {move || texts().queue_count(queue.with(Vec::len), PointWorker::CAPACITY)}
+                            </span>
+                            <span
+                                class="stage-work-time"
+                                data-testid="stage-work-time"
+                                data-marked=move || ctl.marked(&StagePart::Consumer).then_some("true")
+                            >
+                                {move || texts().stage.work_time(stage.with(|s| s.processing))}
+                            </span>
+                        </span>
+                    })}
                     {move || (state() != ProcessState::Running).then(|| view! {
                         <span class=format!("mark mark-{}", state().code())>{texts().stage.process_state(state())}</span>
                     })}
@@ -252,6 +296,7 @@ fn ProcessRow(
                         >
                             {slots}
                         </ol>
+
                         <span
                             class="stage-consumer"
                             class:busy=move || in_hand.with(Option::is_some)
@@ -466,8 +511,24 @@ fn Tables(
                         </div>
                         }
                     }).collect_view()}
+                    // Accounts asked about that it holds nothing for: reading one returns 0.
+                    {tables.unheld.iter().map(|account| {
+                        let part = StagePart::Balance(account.clone());
+                        view! {
+                        <div
+                            class="stage-balance unheld"
+                            data-account=account.clone()
+                            data-balance="0"
+                            data-unheld="true"
+                            data-marked=move || ctl.marked(&part).then_some("true")
+                        >
+                            <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
+                            <dd><bdi dir="ltr">"0"</bdi></dd>
+                        </div>
+                        }
+                    }).collect_view()}
                 </dl>
-                {(tables.accounts == 0).then(|| view! { <span class="stage-none">{t.stage.empty}</span> })}
+                {(tables.accounts == 0 && tables.unheld.is_empty()).then(|| view! { <span class="stage-none">{t.stage.empty}</span> })}
                 {(more_accounts > 0).then(|| view! { <span class="stage-more">{t.stage.more_rows(more_accounts)}</span> })}
             </div>
             <div class="stage-table">
@@ -543,7 +604,10 @@ fn StoresView(
                         aria-label=t.stage.durable
                         data-marked=move || ctl.marked(&StagePart::Store).then_some("true")
                     >
-                        <p class="stage-part-title">{t.stage.durable} <OpenSettings ctl=ctl id=DrawerId::Storage /></p>
+                        <p class="stage-part-title">
+                            {t.stage.durable} <OpenSettings ctl=ctl id=DrawerId::Storage />
+                            <span class="stage-retention" data-testid="stage-retention">{t.stage.retention(d.retention_hours)}</span>
+                        </p>
                         <Tables ctl=ctl tables=d.tables.clone() reveal=reveal />
                         {(!d.in_progress.is_empty()).then(|| view! {
                             <p class="stage-in-progress">

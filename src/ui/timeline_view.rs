@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use crate::i18n::Lang;
 use crate::lab::{
     page_window, visible, AttemptId, AttemptRow, AttemptSays, CallerSays, Invariant, KnownBy,
-    LabState, Marker, MarkerKind, Outcome, StoreSays,
+    LabState, Marker, MarkerKind, Outcome, StagePart, StoreSays,
 };
 
 use super::controller::Controller;
@@ -172,7 +172,20 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
             data-total=total
             data-answered=answered
         >
-            <h2 id="timeline-title">{move || texts().timeline}</h2>
+            <h2 id="timeline-title">
+                {move || texts().timeline}
+                // How many rows: a count a lesson can point at.
+                {move || (total.get() > 0).then(|| view! {
+                    " "
+                    <span
+                        class="timeline-count"
+                        data-testid="timeline-count"
+                        data-marked=move || ctl.marked(&StagePart::Timeline).then_some("true")
+                    >
+                        {texts().timeline_count(total.get())}
+                    </span>
+                })}
+            </h2>
             {pager}
             <Show
                 when=move || !items.with(Vec::is_empty)

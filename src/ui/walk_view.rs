@@ -158,8 +158,18 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
                     </span>
                     <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
-                    <span data-testid="step-counter" aria-hidden="true" dir="ltr">
-                        {move || format!("{} / {}", step(), steps())}
+                    // In the page's digits; the attributes keep ASCII ones for suites.
+                    <span
+                        data-testid="step-counter"
+                        data-step=step
+                        data-steps=steps
+                        aria-hidden="true"
+                        dir="ltr"
+                    >
+                        {move || {
+                            let lang = ctl.lang.get();
+                            format!("{} / {}", lang.prose_number(step()), lang.prose_number(steps()))
+                        }}
                     </span>
                 </p>
             </div>

@@ -20,7 +20,8 @@ fn part_kind(fact: &Fact) -> Option<Part> {
         Fact::RetentionHours | Fact::Store => Part::Fixed(StagePart::Store),
         Fact::Emails => Part::Fixed(StagePart::Mail),
         Fact::Holds(invariant) => Part::Fixed(StagePart::Promise(*invariant)),
-        Fact::Rows | Fact::ReadBalance => return None,
+        Fact::ReadBalance => Part::Fixed(StagePart::Read),
+        Fact::Rows => Part::Fixed(StagePart::Timeline),
         // Every other fact reads a row (`Fact::row`): its attempt is drawn.
         _ => Part::AttemptOf(fact.row()?),
     })
