@@ -95,7 +95,7 @@ test('in Persian: the select, the record and the row say it in Persian', () =>
     await setSetting(page, 'زمان پردازش (میلی‌ثانیه)', '۲۰۰۰');
     await field(page, 'تکراریِ در جریان چه می‌گیرد').selectOption('retry-later');
     await button(page, 'ارسال').click();
-    await button(page, 'تلاش دوباره (همان کلید)').click();
+    await button(page, 'تلاش مجدد (همان کلید)').click();
     assert.match(await text(page.getByTestId("in-progress-record")), /در اختیار تلاش/);
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'pending');
     assert.match(await text(row(page, 1)), /در انتظار پاسخ/);

@@ -135,7 +135,7 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     await button(page, 'فارسی').click();
     await page.locator('html[lang="fa"]').waitFor();
     assert.equal((await chart(page).locator('.axis-name.value').textContent()).trim(), 'موجودی (امتیاز)');
-    assert.match(await chart(page).locator('.axis-name.attempts').textContent(), /شمارهٔ تلاش/);
+    assert.match(await chart(page).locator('.axis-name.attempts').textContent(), /شماره‌ی تلاش/);
     assert.deepEqual(await valueLabels(page), ['0', '50', '100', '150']);
     assert.deepEqual(await timelineNumbers(page), numbers);
     assert.deepEqual(await attemptLabels(page), numbers);
@@ -145,7 +145,7 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     const faSummary = await summary.textContent();
     assert.match(faSummary, /^تلاش‌های \u20681\u2069 تا \u20684\u2069 \(۴ تلاش رسم شده\): موجودی فعلی از \u20680\u2069 به \u2068125\u2069 رسید\./);
     assert.match(faSummary, /فراخواننده‌ها ۳ رسید گرفتند که ۱ تا از آن‌ها/);
-    assert.equal(await table.locator('caption').textContent(), 'همهٔ تلاش‌های رسم‌شده (۴)، قدیمی‌ترین نخست.');
+    assert.equal(await table.locator('caption').textContent(), 'همه‌ی تلاش‌های رسم‌شده (۴)، به ترتیب از قدیمی‌ترین.');
     const faCells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
     assert.deepEqual(faCells.map((c) => c.slice(0, 2)), cells.map((c) => c.slice(0, 2)), 'numbers stay as in the timeline');
     assert.equal(faCells[3][2], `رسید ذخیره‌شده: رسید، موجودی ${iso(100)} (قدیمی‌تر از موجودی فعلی)`);

@@ -127,10 +127,10 @@ const TEXTS = {
     copyLink: 'Copy link to this state', skip: 'Skip to idle', other: 'فارسی', otherLang: 'fa',
   },
   fa: {
-    send: 'ارسال', retrySame: 'تلاش دوباره (همان کلید)', retryFresh: 'تلاش دوباره (کلید تازه)', loseAck: 'گم‌شدن تأیید',
+    send: 'ارسال', retrySame: 'تلاش مجدد (همان کلید)', retryFresh: 'تلاش مجدد (کلید تازه)', loseAck: 'گم‌شدن تأیید',
     points: 'امتیاز', burst: /^هجوم: /, checkBalance: 'دیدن موجودی', speed: 'سرعت',
-    processing: 'زمان پردازش (میلی‌ثانیه)', pause: 'توقف مصرف‌کننده', restart: 'راه‌اندازی دوبارهٔ فرایند',
-    naive: 'کارگر ساده‌لوح در کنار', undo: 'واگرد', redo: 'انجام دوباره', exportJson: 'برون‌بُرد JSON',
+    processing: 'زمان پردازش (میلی‌ثانیه)', pause: 'توقف مصرف‌کننده', restart: 'راه‌اندازی مجدد فرایند',
+    naive: 'worker ساده‌لوح در کنار', undo: 'واگرد', redo: 'انجام دوباره', exportJson: 'برون‌بُرد JSON',
     copyLink: 'رونوشت پیوند به همین وضعیت', skip: 'پرش تا بیکاری', other: 'English', otherLang: 'en',
   },
 };

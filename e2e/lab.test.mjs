@@ -250,7 +250,7 @@ test('Persian: right to left, chosen by ?lang=fa or by the browser', async () =>
     await page.getByLabel('گم‌شدن تأیید').check();
     await page.getByRole('button', { name: 'ارسال', exact: true }).click();
     await skipToIdle(page, { name: SKIP_FA });
-    await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    await page.getByRole('button', { name: 'تلاش مجدد (همان کلید)' }).click();
     await skipToIdle(page, { name: SKIP_FA });
     await expectLast(page, 'replayed', { receipt: '100', current: '100' });
     assert.equal(await balanceOf(page, 'account-7'), '100', 'contract digits stay ASCII');
@@ -301,7 +301,7 @@ test('English screenshot after the article walk, and a phone-width page that fit
     await page.getByLabel('گم‌شدن تأیید').check();
     await page.getByRole('button', { name: 'ارسال', exact: true }).click();
     await skipToIdle(page, { name: SKIP_FA });
-    await page.getByRole('button', { name: 'تلاش دوباره (همان کلید)' }).click();
+    await page.getByRole('button', { name: 'تلاش مجدد (همان کلید)' }).click();
     await skipToIdle(page, { name: SKIP_FA });
     await expectLast(page, 'replayed', { receipt: '100', current: '100' });
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -336,15 +336,15 @@ test('in Persian: the panel, the options and a clock past a day, in Persian word
   withLab({ query: '?lang=fa' }, async (page) => {
     assert.equal(await page.getByRole('heading', { name: 'ذخیره‌سازی و فرایندها', exact: true }).count(), 1);
     assert.deepEqual(await optionTexts(field(page, 'مخزن')), ['در حافظه', 'ماندگار: اول رسید', 'ماندگار: اول موجودی', 'ماندگار: یک تراکنش']);
-    assert.deepEqual(await optionTexts(field(page, 'نقطهٔ از کار افتادن')), ['هیچ', 'پیش از هر نوشتنی', 'میان دو نوشتن', 'پس از ثبت نهایی، پیش از تأیید']);
+    assert.deepEqual(await optionTexts(field(page, 'نقطه‌ی توقف ناگهانی')), ['هیچ', 'پیش از هر نوشتنی', 'میان دو نوشتن', 'پس از commit، پیش از تأیید']);
     assert.deepEqual(await optionTexts(field(page, 'فرایندها')), ['۱', '۲']);
-    assert.deepEqual(await optionTexts(field(page, 'مسیریابی')), ['نوبتی', 'بر پایهٔ درهم‌سازی کلید', 'همیشه فرایند ۱', 'همیشه فرایند ۲']);
+    assert.deepEqual(await optionTexts(field(page, 'مسیریابی')), ['نوبتی', 'بر اساس درهم‌سازی کلید', 'همیشه فرایند ۱', 'همیشه فرایند ۲']);
     assert.equal(await page.getByRole('switch', { name: 'شناختن از روی ردیف دفتر', exact: true }).count(), 1);
     await button(page, 'یک روز جلو').click();
     await button(page, 'یک ساعت جلو').click();
     assert.equal(await virtualNow(page), 25 * 3_600_000);
     assert.equal(await text(clock(page)), 'زمان مجازی ۱ روز \u2068۰۱:۰۰:۰۰٫۰\u2069 · فرایند ۱');
-    const retention = field(page, 'نگه‌داری رسید (ساعت)');
+    const retention = field(page, 'زمان نگه‌داری رسید (ساعت)');
     await retention.fill('۰');
     await retention.press('Enter');
     assert.match(await text(page.getByTestId('retention-error')), /^نگه‌داری رسیدها باید از ۱ تا ۸۷۶۰ ساعت باشد، نه ۰\. چیزی تغییر نکرد\.$/);

@@ -20,7 +20,7 @@ const words = {
 
 const T = {
   en: { next: 'Next step', previous: 'Previous step', restart: 'Restart scenario', tryIt: 'Try it yourself', presenter: 'Presenter mode', close: 'Back to the sandbox', forward: 'ArrowRight', backward: 'ArrowLeft' },
-  fa: { next: 'گام بعد', previous: 'گام قبل', restart: 'شروع دوباره‌ی سناریو', tryIt: 'خودتان امتحان کنید', presenter: 'حالت ارائه', close: 'بازگشت به آزمایشگاه', forward: 'ArrowLeft', backward: 'ArrowRight' },
+  fa: { next: 'گام بعد', previous: 'گام قبل', restart: 'شروع دوباره‌ی سناریو', tryIt: 'خودتان امتحان کنید', presenter: 'حالت ارائه', close: 'بازگشت به محیط آزمایشی', forward: 'ArrowLeft', backward: 'ArrowRight' },
 };
 
 const counter = (page) => page.getByTestId('step-counter');

@@ -502,15 +502,15 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
     assert.equal(await page.getByRole('heading', { name: 'زمان و فرایند' }).count(), 1);
     assert.match(await clock(page).textContent(), /زمان مجازی ۰٫۰ ثانیه · فرایند ۱/);
-    const timeout = page.getByLabel('مهلت فراخواننده (میلی‌ثانیه)', { exact: true });
+    const timeout = page.getByLabel('timeout فراخواننده (میلی‌ثانیه)', { exact: true });
     const processing = page.getByLabel('زمان پردازش (میلی‌ثانیه)', { exact: true });
     assert.equal(await timeout.inputValue(), '3000');
     assert.equal(await timeout.getAttribute('dir'), 'ltr', 'numbers stay left to right');
     assert.equal(await processing.inputValue(), '100');
-    for (const name of ['پرش تا بیکاری', 'راه‌اندازی دوبارهٔ فرایند', 'واگرد', 'انجام دوباره']) {
+    for (const name of ['پرش تا بیکاری', 'راه‌اندازی مجدد فرایند', 'واگرد', 'انجام دوباره']) {
       assert.equal(await button(page, name).count(), 1, `a button named ${name}`);
     }
-    assert.equal(await page.getByRole('switch', { name: 'کارگر ساده‌لوح در کنار' }).count(), 1);
+    assert.equal(await page.getByRole('switch', { name: 'worker ساده‌لوح در کنار' }).count(), 1);
     const speed = speedControl(page, 'سرعت');
     assert.equal(await speed.inputValue(), '1x');
     assert.equal(await speed.locator('option').first().textContent(), 'ساعت ایستاده');
@@ -519,7 +519,7 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     await timeout.press('Enter');
     const notice = page.getByTestId('notice');
     assert.equal(await notice.getAttribute('role'), 'alert');
-    assert.match(await notice.textContent(), /مهلت فراخواننده باید از ۱ تا .* میلی‌ثانیه باشد، نه ۰/);
+    assert.match(await notice.textContent(), /timeout فراخواننده باید از ۱ تا .* میلی‌ثانیه باشد، نه ۰/);
     assert.equal(await timeout.inputValue(), '3000', 'unchanged');
     await processing.fill('-1');
     await processing.press('Enter');
@@ -537,7 +537,7 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
     await skipToIdle(page, { name: 'پرش تا بیکاری' });
     assert.equal(await row(page, 1).getAttribute('data-truth'), 'applied-before-timeout');
     assert.match(await row(page, 1).locator('[data-testid="truth"]').textContent(), /در واقع: مخزن پیش‌تر اعمالش کرده بود/);
-    await button(page, 'راه‌اندازی دوبارهٔ فرایند').click();
+    await button(page, 'راه‌اندازی مجدد فرایند').click();
     assert.equal(await clock(page).getAttribute('data-process'), '2');
     assert.match(await clock(page).textContent(), /فرایند ۲/);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -572,9 +572,9 @@ test('screenshots after the walk with the world panel in use, English and Persia
     pause: 'Pause consumer',
   };
   const fa = {
-    skip: 'پرش تا بیکاری', naive: 'کارگر ساده‌لوح در کنار', loseAck: 'گم‌شدن تأیید', send: 'ارسال',
-    retrySame: 'تلاش دوباره (همان کلید)', retryFresh: 'تلاش دوباره (کلید تازه)', points: 'امتیاز',
-    restart: 'راه‌اندازی دوبارهٔ فرایند', pause: 'توقف مصرف‌کننده',
+    skip: 'پرش تا بیکاری', naive: 'worker ساده‌لوح در کنار', loseAck: 'گم‌شدن تأیید', send: 'ارسال',
+    retrySame: 'تلاش مجدد (همان کلید)', retryFresh: 'تلاش مجدد (کلید تازه)', points: 'امتیاز',
+    restart: 'راه‌اندازی مجدد فرایند', pause: 'توقف مصرف‌کننده',
   };
   for (const [lang, t] of [['en', en], ['fa', fa]]) {
     await withLab({ query: `?lang=${lang}` }, async (page) => {
