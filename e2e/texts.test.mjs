@@ -129,3 +129,37 @@ for (const [lang, { name }] of Object.entries(LANGS)) {
     }
   });
 }
+
+test('a key in Persian letters is drawn joined, in the page face, while a Latin key keeps its monospace face', () =>
+  suite.withLab({ query: '?lang=fa' }, async (page) => {
+    await page.getByLabel('کلید', { exact: true }).fill('سفارش-قهوه');
+    await page.getByRole('button', { name: 'ارسال', exact: true }).click();
+    const key = page.locator('.timeline .key').first();
+    await key.waitFor();
+    // Joined letters take the width they take in the page's own face; a
+    // monospace face draws each letter alone, in a cell of its own.
+    const widths = await key.evaluate((k) => {
+      const measure = (text, family) => {
+        const span = document.createElement('span');
+        span.textContent = text;
+        span.className = family ? '' : 'key';
+        if (family) span.style.fontFamily = family;
+        span.style.whiteSpace = 'nowrap';
+        k.parentElement.append(span);
+        const width = span.getBoundingClientRect().width;
+        span.remove();
+        return width;
+      };
+      return {
+        persianKey: measure('سفارش', null),
+        persianPage: measure('سفارش', 'system-ui, sans-serif'),
+        persianMono: measure('سفارش', 'monospace'),
+        latinKey: measure('iiiii', null),
+        latinWide: measure('mmmmm', null),
+      };
+    });
+    assert.ok(Math.abs(widths.persianKey - widths.persianPage) < 0.5, JSON.stringify(widths));
+    assert.ok(Math.abs(widths.persianKey - widths.persianMono) > 1, JSON.stringify(widths));
+    // Monospace for Latin: a narrow letter takes a wide one's room.
+    assert.ok(Math.abs(widths.latinKey - widths.latinWide) < 0.5, JSON.stringify(widths));
+  }));
