@@ -277,7 +277,7 @@ test('a timeline row pointed at or focused marks its parts of the stage', () =>
   }));
 
 test("a challenge's banner keeps the sandbox on one screen, nothing covers Send, and its Done is in view", () =>
-  suite.withLab({ query: '?lang=en&scenario=s10&step=8', viewport: SCREEN, settings: 'closed' }, async (page) => {
+  suite.withLab({ query: '?lang=en&scenario=s10&step=9', viewport: SCREEN, settings: 'closed' }, async (page) => {
     await page.getByRole('button', { name: 'Start the challenge', exact: true }).click();
     const banner = page.getByTestId('challenge');
     await banner.waitFor();

@@ -123,13 +123,13 @@ test('a question answered wrong, then right, in any digits; a choice; feedback p
     await waitForStep(page, 2, 3);
   });
   await suite.withLab({ query: '?scenario=s4&step=2&lang=en' }, async (page) => {
-    await waitForStep(page, 2, 4);
+    await waitForStep(page, 2, 5);
     await page.getByRole('button', { name: 'Applied: points added again' }).click();
     assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'false');
     await page.getByRole('button', { name: 'Refused; nothing changes' }).click();
     assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'true');
     await page.getByRole('button', { name: 'Show the row that proves it' }).click();
-    await waitForStep(page, 3, 4);
+    await waitForStep(page, 3, 5);
     assert.equal(await lastRow(page).getAttribute('data-outcome'), 'rejected');
     // Once the step has played, the proving row has the focus (and is in view).
     await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline-row"]')?.dataset.outcome === 'rejected');
@@ -226,7 +226,7 @@ test('a challenge is checked by the lab; Show me performs it; the scenario is th
     await page.getByTestId('walkthrough').waitFor();
     assert.match(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓ done/);
   });
-  await suite.withLab({ query: '?scenario=s10&step=8&lang=en' }, async (page) => {
+  await suite.withLab({ query: '?scenario=s10&step=9&lang=en' }, async (page) => {
     await page.getByRole('button', { name: 'Start the challenge' }).click();
     const banner = page.getByTestId('challenge');
     assert.equal(await banner.getAttribute('data-met'), 'false');
@@ -244,7 +244,7 @@ test('a challenge is checked by the lab; Show me performs it; the scenario is th
 test('presenter mode and the embedded walkthrough, in both languages, looked at', async () => {
   for (const lang of ['en', 'fa']) {
     await suite.withLab({ query: `?scenario=s4&step=2&lang=${lang}`, viewport: { width: 1024, height: 768 } }, async (page) => {
-      await waitForStep(page, 2, 4);
+      await waitForStep(page, 2, 5);
       const presenter = page.getByRole('button', { name: T[lang].presenter });
       await presenter.click();
       assert.equal(await presenter.getAttribute('aria-pressed'), 'true');
@@ -418,7 +418,7 @@ test("the lab's own code behind a step: marked lines, scrolled by the arrows, ke
 
 test('a step marks what proves its point and shows only the panels it needs; "Show everything" brings back the rest', () =>
   suite.withLab({ query: '?lang=en&scenario=s10&step=4', viewport: { width: 1024, height: 768 } }, async (page) => {
-    await waitForStep(page, 4, 8);
+    await waitForStep(page, 4, 9);
     const marked = (selector) => page.locator(`${selector}[data-marked="true"]`);
     // The torn write: the durable store, Dave's retry, and the promise it breaks.
     await marked('[data-testid="stage-store"][data-kind="durable"]').waitFor();
@@ -486,20 +486,20 @@ test("a clicker's Page Down and Page Up step; after the keys list, Space plays; 
     assert.equal(await nextSection.count(), 0);
     assert.match(page.url(), /scenario=s2&step=1/);
     // The last section has no next one.
-    await page.goto(`${suite.server.url}?scenario=s11&step=5&lang=en`);
-    await waitForStep(page, 5, 5);
+    await page.goto(`${suite.server.url}?scenario=s11&step=7&lang=en`);
+    await waitForStep(page, 7, 7);
     assert.equal(await nextSection.count(), 0);
   }));
 
 test('presenter mode is in the address while it is on, and a reload or a link opens it again', () =>
   suite.withLab({ query: '?scenario=s4&step=2&lang=en&presenter=1', viewport: { width: 1024, height: 768 } }, async (page) => {
-    await waitForStep(page, 2, 4);
+    await waitForStep(page, 2, 5);
     const presenter = page.getByRole('button', { name: 'Presenter mode' });
     assert.equal(await presenter.getAttribute('aria-pressed'), 'true');
     assert.match(await page.locator('html').getAttribute('class'), /presenter/);
     assert.match(page.url(), /presenter=1/);
     await page.reload();
-    await waitForStep(page, 2, 4);
+    await waitForStep(page, 2, 5);
     assert.equal(await presenter.getAttribute('aria-pressed'), 'true', 'kept on reload');
     await focusPage(page);
     await page.keyboard.press('Escape');
@@ -524,7 +524,7 @@ test("the chart follows the scenario's account, a burst's included, not the requ
 
 test('a wrong answer gets a hint written for its question, and the answer can be revealed to the room', () =>
   suite.withLab({ query: '?scenario=s4&step=1&lang=en' }, async (page) => {
-    await waitForStep(page, 1, 4);
+    await waitForStep(page, 1, 5);
     await page.getByLabel('Answer', { exact: true }).fill('100');
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     const feedback = page.getByTestId('feedback');
@@ -537,7 +537,7 @@ test('a wrong answer gets a hint written for its question, and the answer can be
     assert.equal(await page.getByTestId('reveal-answer').count(), 0);
     // The next question asks afresh; a choice is revealed by its label.
     await page.getByRole('button', { name: 'Next step', exact: true }).click();
-    await waitForStep(page, 2, 4);
+    await waitForStep(page, 2, 5);
     assert.equal(await page.getByTestId('revealed-answer').count(), 0);
     await page.getByTestId('reveal-answer').click();
     assert.match(await page.getByTestId('revealed-answer').innerText(), /^The answer: /);

@@ -200,7 +200,7 @@ fn a_language_missing_a_piece_is_refused() {
     assert!(edited(|_| {}).is_ok());
     assert!(matches!(
         edited(|f| { f["scenarios"]["s4"]["steps"].as_array_mut().unwrap().pop(); }),
-        Err(ContentError::StepCount { scenario, script: 4, text: 3 }) if scenario == "s4"
+        Err(ContentError::StepCount { scenario, script: 5, text: 4 }) if scenario == "s4"
     ));
     assert_eq!(
         edited(|f| {
@@ -424,19 +424,20 @@ fn a_number_written_by_hand_or_an_unknown_fact_is_refused() {
 fn facts_read_rows_from_either_end() {
     let content = content(Lang::En);
     // s4 at its last step: Alice's grant, its fresh-key retry, the refused
-    // reuse, and Bob's grant.
-    let tour = Tour::open(&content.scripts, 3, 3).unwrap();
+    // reuse, her second purchase of the same amount, and Bob's grant.
+    let tour = Tour::open(&content.scripts, 3, 4).unwrap();
     let state = tour.lab.state();
     let read = |name: &str| Fact::parse(name).unwrap().read(state, name).unwrap();
-    assert_eq!(read("rows"), Value::Number(4));
+    assert_eq!(read("rows"), Value::Number(5));
     assert_eq!(read("outcome:1"), Value::Code("timeout-applied".into()));
     assert_eq!(read("origin:2"), Value::Code("retry-fresh".into()));
-    assert_eq!(read("outcome:last-1"), Value::Code("rejected".into()));
-    assert_eq!(read("error:last-1"), Value::Code("payload-mismatch".into()));
-    assert_eq!(read("attempt:last"), Value::Number(4));
-    assert_eq!(read("points:last-1"), Value::Number(200));
+    assert_eq!(read("outcome:last-2"), Value::Code("rejected".into()));
+    assert_eq!(read("error:last-2"), Value::Code("payload-mismatch".into()));
+    assert_eq!(read("outcome:last-1"), Value::Code("applied".into()));
+    assert_eq!(read("attempt:last"), Value::Number(5));
+    assert_eq!(read("points:last-2"), Value::Number(200));
     assert_eq!(read("account-balance:last"), Value::Number(100));
-    assert_eq!(read("account-balance:1"), Value::Number(200));
+    assert_eq!(read("account-balance:1"), Value::Number(300));
     assert_eq!(read("store"), Value::Code("in-memory".into()));
     assert_eq!(read("holds:at-most-once"), Value::Code("yes".into()));
     assert!(matches!(
@@ -444,11 +445,15 @@ fn facts_read_rows_from_either_end() {
         Err(FactError::Unknown(_))
     ));
     assert!(matches!(
-        Fact::parse("outcome:last-4").unwrap().read(state, "x"),
+        Fact::parse("outcome:last-5").unwrap().read(state, "x"),
         Err(FactError::Missing(_))
     ));
+    assert_eq!(
+        read("outcome:last-4"),
+        Value::Code("timeout-applied".into())
+    );
     assert!(matches!(
-        Fact::parse("outcome:5").unwrap().read(state, "x"),
+        Fact::parse("outcome:6").unwrap().read(state, "x"),
         Err(FactError::Missing(_))
     ));
     assert_eq!(
@@ -750,7 +755,7 @@ fn errors_name_the_piece_and_the_fact() {
         f["scenarios"]["s4"]["steps"].as_array_mut().unwrap().pop();
     })
     .unwrap_err();
-    assert_eq!(e.to_string(), "s4: 4 steps in the script, 3 in the text");
+    assert_eq!(e.to_string(), "s4: 5 steps in the script, 4 in the text");
 }
 
 /// Every fact the files may name reads what the world holds at that step.
