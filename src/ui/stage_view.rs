@@ -296,7 +296,6 @@ fn ProcessRow(
                         >
                             {slots}
                         </ol>
-
                         <span
                             class="stage-consumer"
                             class:busy=move || in_hand.with(Option::is_some)
@@ -493,7 +492,11 @@ fn Tables(
             <div class="stage-table">
                 <span class="table-name">{t.stage.balances}</span>
                 <dl class="stage-balances" data-testid="stage-balances">
-                    {tables.balances.iter().map(|(account, balance)| {
+                    // The balances it holds, then the accounts asked about that it
+                    // holds nothing for: reading one of those returns 0.
+                    {tables.balances.iter().map(|(account, balance)| (account, *balance, false))
+                        .chain(tables.unheld.iter().map(|account| (account, 0, true)))
+                        .map(|(account, balance, unheld)| {
                         let part = if naive {
                             StagePart::NaiveBalance(account.clone())
                         } else {
@@ -502,28 +505,14 @@ fn Tables(
                         view! {
                         <div
                             class="stage-balance"
+                            class:unheld=unheld
                             data-account=account.clone()
-                            data-balance=*balance
+                            data-balance=balance
+                            data-unheld=unheld.then_some("true")
                             data-marked=move || ctl.marked(&part).then_some("true")
                         >
                             <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
-                            <dd><bdi dir="ltr">{*balance}</bdi></dd>
-                        </div>
-                        }
-                    }).collect_view()}
-                    // Accounts asked about that it holds nothing for: reading one returns 0.
-                    {tables.unheld.iter().map(|account| {
-                        let part = StagePart::Balance(account.clone());
-                        view! {
-                        <div
-                            class="stage-balance unheld"
-                            data-account=account.clone()
-                            data-balance="0"
-                            data-unheld="true"
-                            data-marked=move || ctl.marked(&part).then_some("true")
-                        >
-                            <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
-                            <dd><bdi dir="ltr">"0"</bdi></dd>
+                            <dd><bdi dir="ltr">{balance}</bdi></dd>
                         </div>
                         }
                     }).collect_view()}
