@@ -145,7 +145,9 @@ test('a key in Persian letters is drawn joined, in the page face, while a Latin 
         span.className = family ? '' : 'key';
         if (family) span.style.fontFamily = family;
         span.style.whiteSpace = 'nowrap';
-        k.parentElement.append(span);
+        // Measured in a box of its own, shown whatever layout the row is in.
+        span.style.position = 'fixed';
+        document.body.append(span);
         const width = span.getBoundingClientRect().width;
         span.remove();
         return width;
