@@ -213,6 +213,10 @@ for (const lang of ['en', 'fa']) {
       await page.waitForSelector('body[data-ready="true"]');
       await page.locator('[data-testid="code"] summary').click();
       await scanAll(page, `${language}, code behind a step`, found, { viewports: ['projector', 'phone'] });
+      // The overview of all sections, opened.
+      await page.getByTestId('sections-overview').locator('summary').click();
+      await page.getByTestId('overview-section').first().waitFor();
+      await scanAll(page, `${language}, the overview of sections`, found, { viewports: ['projector', 'phone'] });
       await page.goto(`${suite.server.url}?scenario=s7&step=3&lang=${lang}`);
       await page.waitForSelector('body[data-ready="true"]');
       await page.getByTestId('walkthrough').locator('.walk-challenge button.primary').click();

@@ -131,24 +131,27 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     ]);
     await chart(page).screenshot({ path: join(ARTIFACTS, 'chart-en.png') });
 
-    // Persian: the words change, the data keeps the timeline's ASCII digits.
+    // Persian: the words change, and every number is written in Persian digits,
+    // the attempt labels as the timeline writes them; attributes keep ASCII ones.
+    const fa = (list) => list.map((n) => n.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d]));
     await button(page, 'فارسی').click();
     await page.locator('html[lang="fa"]').waitFor();
     assert.equal((await chart(page).locator('.axis-name.value').textContent()).trim(), 'موجودی (امتیاز)');
     assert.match(await chart(page).locator('.axis-name.attempts').textContent(), /شماره‌ی تلاش/);
-    assert.deepEqual(await valueLabels(page), ['0', '50', '100', '150']);
-    assert.deepEqual(await timelineNumbers(page), numbers);
-    assert.deepEqual(await attemptLabels(page), numbers);
+    assert.deepEqual(await valueLabels(page), ['۰', '۵۰', '۱۰۰', '۱۵۰']);
+    assert.deepEqual(await timelineNumbers(page), fa(numbers));
+    assert.deepEqual(await attemptLabels(page), fa(numbers));
     const faUnder = await attemptsUnderLabels(page);
-    assert.deepEqual([...faUnder], numbers);
-    assert.equal(faUnder.words, '#4 · موجودی فعلی درست پس از آن: 125 · رسید ذخیره‌شده: رسید، موجودی 100 (قدیمی‌تر از موجودی فعلی)');
+    assert.deepEqual([...faUnder], numbers, 'the read-out names its attempt in ASCII for suites');
+    assert.equal(faUnder.words, '#۴ · موجودی فعلی درست پس از آن: ۱۲۵ · رسید ذخیره‌شده: رسید، موجودی ۱۰۰ (قدیمی‌تر از موجودی فعلی)');
     const faSummary = await summary.textContent();
-    assert.match(faSummary, /^تلاش‌های \u20681\u2069 تا \u20684\u2069 \(۴ تلاش رسم شده\): موجودی فعلی از \u20680\u2069 به \u2068125\u2069 رسید\./);
+    assert.match(faSummary, /^تلاش‌های \u2068۱\u2069 تا \u2068۴\u2069 \(۴ تلاش رسم شده\): موجودی فعلی از \u2068۰\u2069 به \u2068۱۲۵\u2069 رسید\./);
+    assert.doesNotMatch(faSummary, /\d/, 'no ASCII digit in Persian words');
     assert.match(faSummary, /فراخواننده‌ها ۳ رسید گرفتند که ۱ تا از آن‌ها/);
     assert.equal(await table.locator('caption').textContent(), 'همه‌ی تلاش‌های رسم‌شده (۴)، به ترتیب از قدیمی‌ترین.');
     const faCells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
-    assert.deepEqual(faCells.map((c) => c.slice(0, 2)), cells.map((c) => c.slice(0, 2)), 'numbers stay as in the timeline');
-    assert.equal(faCells[3][2], `رسید ذخیره‌شده: رسید، موجودی ${iso(100)} (قدیمی‌تر از موجودی فعلی)`);
+    assert.deepEqual(faCells.map((c) => c.slice(0, 2)), cells.map((c) => fa(c.slice(0, 2))), 'numbers as in the timeline, in Persian digits');
+    assert.equal(faCells[3][2], `رسید ذخیره‌شده: رسید، موجودی ${iso('۱۰۰')} (قدیمی‌تر از موجودی فعلی)`);
     // The plot keeps its left-to-right order: the oldest attempt on the left.
     const [first, last] = await Promise.all([0, 3].map((i) => page.locator('[data-testid="attempt-ticks"] text').nth(i).boundingBox()));
     assert.ok(first.x < last.x);

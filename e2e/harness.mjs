@@ -107,8 +107,8 @@ export function withSettings(query, settings = 'open') {
  * Opens the lab and records every page error, console error and request to another
  * origin; `problems()` lists them so each test can assert there were none.
  */
-export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, colorScheme = 'light', reducedMotion = 'no-preference', initScript, settings = 'open' } = {}) {
-  const context = await browser.newContext({ locale, colorScheme, reducedMotion, viewport: viewport ?? { width: 1400, height: 1000 } });
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, deviceScaleFactor = 1, colorScheme = 'light', reducedMotion = 'no-preference', initScript, settings = 'open' } = {}) {
+  const context = await browser.newContext({ locale, colorScheme, reducedMotion, deviceScaleFactor, viewport: viewport ?? { width: 1400, height: 1000 } });
   // Runs in the page before the lab does: how a test stages a hostile browser.
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();

@@ -127,10 +127,10 @@ const FA = {
   headers: ['#', 'درخواست', 'مخزن چه کرد', 'فراخواننده چه گرفت', 'موجودی پس از آن'],
   callerGot: 'فراخواننده چه گرفت',
   balanceAfter: 'موجودی پس از آن',
-  balanceRead: (account, n) => `موجودی ${account}: ${n}`,
+  balanceRead: (account, n) => `موجودی ${account}: ${faNum(n)}`,
   readBefore: (s) => `خوانده‌شده در ${s}، پیش از آنکه مخزن به هیچ تلاشی رسیدگی کند.`,
   readAfter: (s, n) => `خوانده‌شده در ${s}، درست پس از آنکه مخزن به تلاش ${faNum(n)} رسیدگی کرد.`,
-  stale: (n) => `قدیمی شده است: موجودی اکنون ${n} است. برای خواندن دوباره، «دیدن موجودی» را بزنید.`,
+  stale: (n) => `قدیمی شده است: موجودی اکنون ${faNum(n)} است. برای خواندن دوباره، «دیدن موجودی» را بزنید.`,
   retriesResend: 'تلاش مجدد این را می‌فرستد:',
   num: faNum,
   seconds: (s) => `${faNum(s).replace('.', '٫')} ثانیه`,
@@ -269,7 +269,7 @@ test('1. a message floats at the foot of the window, moves no control, and a dou
       await idle(page, t);
       assert.deepEqual(await keys(page), ['order-1042', 'order-1042'], `${t.lang}: both clicks reached Send`);
       assert.deepEqual(await outcomes(page), ['applied', 'replayed'], `${t.lang}: the second click was replayed`);
-      assert.equal(await balanceOf(page, 'account-7'), '100', `${t.lang}: granted once`);
+      assert.equal(await balanceOf(page, 'account-7'), t.num(100), `${t.lang}: granted once`);
       assert.doesNotMatch((await keys(page)).join(' '), /fresh/, `${t.lang}: no "Retry (fresh key)" attempt`);
       const grown = (await retryLine.boundingBox()).height;
       if (Math.abs(grown - retryLineHeight) >= 0.5) {
@@ -467,7 +467,7 @@ test('2. every column fits at 1024 px, at 200% zoom and at 360 px, with long key
         for (const p of m.problems) failures.push(`${where}: ${p}`);
         if (m.pageOverflow > 0) pageTooWide.push(`${where}: the page is ${m.pageOverflow}px wider than the window (${m.outside.join('; ')})`);
         // The pager shows the newest rows: 5-digit attempt numbers.
-        if (!m.ids.includes('10006') || !m.ids.includes('9982')) failures.push(`${where}: the newest page shows attempts ${m.ids[0]}..${m.ids.at(-1)}`);
+        if (!m.ids.includes(t.num(10006)) || !m.ids.includes(t.num(9982))) failures.push(`${where}: the newest page shows attempts ${m.ids[0]}..${m.ids.at(-1)}`);
         // Cards exactly when the timeline is narrower than 30rem (away from the edge).
         const narrow = m.timelineWidth < 30 * m.rem - 2;
         const wide = m.timelineWidth > 30 * m.rem + 2;
@@ -575,10 +575,10 @@ test('3. queue slots tell requests apart, and show the whole request on hover an
         const n = i + 1;
         assert.equal(f.attempt, String(n));
         assert.equal(f.tabindex, '0', 'a keyboard can reach it');
-        assert.ok(f.short.includes(`#${n}`), `slot ${n} shows its attempt: ${f.short}`);
-        assert.ok(f.short.includes(`+${n * 10}`), `slot ${n} shows its points: ${f.short}`);
+        assert.ok(f.short.includes(`#${t.num(n)}`), `slot ${n} shows its attempt: ${f.short}`);
+        assert.ok(f.short.includes(`+${t.num(n * 10)}`), `slot ${n} shows its points: ${f.short}`);
         assert.ok(f.short.includes(`-104${n}`), `slot ${n} shows its key's ending: ${f.short}`);
-        assert.equal(f.full, `${t.attempt(n)}: account-7 · order-104${n} · +${n * 10}`);
+        assert.equal(f.full, `${t.attempt(n)}: account-7 · order-104${n} · +${t.num(n * 10)}`);
         assert.equal(f.shortHidden, 'true', 'the short form is not read twice');
         assert.ok(f.fullSize <= 1, `slot ${n}: the whole request is hidden until asked for (${f.fullSize}px²)`);
       }
@@ -586,7 +586,7 @@ test('3. queue slots tell requests apart, and show the whole request on hover an
       // A screen reader reads the whole request.
       const aria = await page.locator('ol.slots').ariaSnapshot();
       for (let n = 1; n <= 4; n += 1) {
-        assert.ok(aria.includes(`${t.attempt(n)}: account-7 · order-104${n} · +${n * 10}`), `accessible text of slot ${n}:\n${aria}`);
+        assert.ok(aria.includes(`${t.attempt(n)}: account-7 · order-104${n} · +${t.num(n * 10)}`), `accessible text of slot ${n}:\n${aria}`);
       }
 
       // Hover: the whole request appears, in the window.
@@ -736,9 +736,9 @@ test('6b. look-alike keys in a session from an older build are shown with visibl
       );
       const balances = await page.locator('section.store dl.balances dt, section.store .balances dt').allTextContents();
       assert.ok(balances.includes('account-7') && balances.includes('account-7␠'), `two accounts told apart: ${balances.join(' | ')}`);
-      assert.equal(await balanceOf(page, 'account-7'), '400');
-      assert.equal(await page.getByTestId('balance-account-7 ').textContent(), '100');
-      assert.match(await text(page.getByTestId('retry-target')), /order-1042$|account-7 · order-1042 · \+100$/);
+      assert.equal(await balanceOf(page, 'account-7'), t.num(400));
+      assert.equal(await page.getByTestId('balance-account-7 ').textContent(), t.num(100));
+      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`order-1042$|account-7 · order-1042 · \\+${t.num(100)}$`));
       const raw = await page.evaluate(() => {
         const found = [];
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -770,7 +770,7 @@ test('7. a right-to-left override is refused by the form, and in an old session 
       await page.locator('[data-testid="timeline"][data-answered="1"]').waitFor({ timeout: 5000 });
       const cell = lastRow(page).locator('td.request');
       assert.equal(await cell.locator('.key').textContent(), 'order⟨U+202E⟩-1042');
-      assert.match(await shownText(cell), /^order⟨U\+202E⟩-1042 acct⟨U\+202E⟩-7 \+100 /, `${t.lang}: ${await shownText(cell)}`);
+      assert.match(await shownText(cell), new RegExp(`^order⟨U\\+202E⟩-1042 acct⟨U\\+202E⟩-7 \\+${t.num(100)} `), `${t.lang}: ${await shownText(cell)}`);
       // What is drawn: "+100" left to right, the key's parts in their order.
       const drawn = await cell.evaluate((td) => {
         const order = (el) => {
@@ -793,8 +793,8 @@ test('7. a right-to-left override is refused by the form, and in an old session 
         });
         return { key: visual(order(td.querySelector('.key'))), points: visual(parts), pointsText };
       });
-      assert.equal(drawn.pointsText, '+100');
-      assert.equal(drawn.points, '+100', `${t.lang}: "+100" is drawn as "${drawn.points}"`);
+      assert.equal(drawn.pointsText, `+${t.num(100)}`);
+      assert.equal(drawn.points, `+${t.num(100)}`, `${t.lang}: "+100" is drawn as "${drawn.points}"`);
       assert.equal(drawn.key, 'order⟨U+202E⟩-1042', `${t.lang}: the key is drawn as "${drawn.key}"`);
       const leaks = await page.evaluate(() => {
         const found = [];
@@ -809,7 +809,7 @@ test('7. a right-to-left override is refused by the form, and in an old session 
         return found;
       });
       assert.deepEqual(leaks, [], `${t.lang}: no raw U+202E in the page`);
-      assert.match(await text(page.getByTestId('retry-target')), /acct⟨U\+202E⟩-7 · order⟨U\+202E⟩-1042 · \+100$/);
+      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`acct⟨U\\+202E⟩-7 · order⟨U\\+202E⟩-1042 · \\+${t.num(100)}$`));
     });
   });
 });
@@ -979,7 +979,7 @@ test('10d. fresh-key retries are named order-1042-fresh-1, then -fresh-2', async
       await idle(page, t);
       await button(page, t.retryFresh).click();
       await idle(page, t);
-      assert.equal(await text(page.getByTestId('retry-target')), `${t.retriesResend} account-7 · order-1042-fresh-1 · +100`);
+      assert.equal(await text(page.getByTestId('retry-target')), `${t.retriesResend} account-7 · order-1042-fresh-1 · +${t.num(100)}`);
       await button(page, t.retryFresh).click();
       await idle(page, t);
       assert.deepEqual(await keys(page), ['order-1042', 'order-1042-fresh-1', 'order-1042-fresh-2']);
@@ -1084,7 +1084,8 @@ test('11. Enter in a field sends; buttons that turn themselves off keep the keyb
       const older = page.getByTestId('pager').getByRole('button', { name: t.older, exact: true });
       await older.focus();
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('[data-testid="timeline-row"] td.id')?.textContent.trim() === '1');
+      // The first row's attempt (data-attempt keeps ASCII digits in every language).
+      await page.waitForFunction(() => document.querySelector('[data-testid="timeline-row"]')?.dataset.attempt === '1');
       assert.equal(await older.getAttribute('aria-disabled'), 'true', 'on the oldest page');
       assert.equal(await focused(page), `BUTTON ${t.older}`, `${t.lang}: focus stays on "${t.older}" after it turned itself off`);
       await page.keyboard.press('Enter');
@@ -1093,7 +1094,7 @@ test('11. Enter in a field sends; buttons that turn themselves off keep the keyb
       const latest = page.getByTestId('pager').getByRole('button', { name: t.latest, exact: true });
       await latest.focus();
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('[data-testid="timeline-row"] td.id')?.textContent.trim() !== '1');
+      await page.waitForFunction(() => document.querySelector('[data-testid="timeline-row"]')?.dataset.attempt !== '1');
       assert.equal(await latest.getAttribute('aria-disabled'), 'true');
       assert.equal(await focused(page), `BUTTON ${t.latest}`, `${t.lang}: focus stays on "${t.latest}"`);
 
@@ -1183,7 +1184,7 @@ test('Also: Reset after some work says so and offers to bring the session back',
       assert.equal(await text(back), t.bringBack);
       await back.click();
       assert.deepEqual(await outcomes(page), ['applied'], 'the timeline is back');
-      assert.equal(await balanceOf(page, 'account-7'), '100');
+      assert.equal(await balanceOf(page, 'account-7'), t.num(100));
       assert.equal(await noticeText(page), t.broughtBack);
       assert.equal(await page.getByTestId('bring-back').count(), 0, 'only once');
     });

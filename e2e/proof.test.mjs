@@ -1,10 +1,12 @@
 // End-to-end: the lesson tells the truth on screen. At a projector's 1024×768
-// in presenter mode, in English and Persian, at every step of every scenario:
+// and 1280×720, and at 150 % zoom, in presenter mode, in English and Persian,
+// at every step of every scenario:
 // every number the narration names is visible, in the page's digits or not,
 // inside a part of the picture the step marks as its proof (not scrolled
 // away, not under something else); so is every number of a question's
 // revealed answer once the next step shows its proof; and the chart, when it
-// is shown, names the same balance as the store for its account.
+// is shown, names the same balance as the store for its account. A marked
+// timeline row in view has its timeline's heading in view too, where both fit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -67,9 +69,30 @@ const chartAgainstStore = (page) =>
       : `the chart ends ${account} at ${chart.dataset.lastBalance}, the store shows ${balance.dataset.balance}`;
   });
 
-for (const lang of ['en', 'fa']) {
-  test(`every number the lesson names is in view in the step's proof, presenter mode at 1024×768, in ${lang}`, () =>
-    suite.withLab({ query: `?scenario=s1&step=1&lang=${lang}&presenter=1`, viewport: { width: 1024, height: 768 } }, async (page) => {
+/**
+ * A marked timeline row brought into view with the timeline's heading (its
+ * title and count) scrolled away, where the two fit the region together.
+ */
+const rowWithoutHeading = (page) =>
+  page.evaluate(() => {
+    const row = document.querySelector('[data-testid="timeline-row"][data-marked="true"]');
+    const region = row?.closest('.columns');
+    const heading = document.getElementById('timeline-title');
+    if (!row || !region || !heading) return null;
+    const [area, r, h] = [region, row, heading].map((e) => e.getBoundingClientRect());
+    const seen = (b) => b.top >= area.top - 1 && b.bottom <= area.bottom + 1;
+    if (!seen(r) || seen(h)) return null;
+    return r.bottom - h.top <= area.height ? `the marked row ${row.dataset.attempt} is in view, its timeline's heading is not` : null;
+  });
+
+// A projector's two common sizes, and 1280×720 zoomed to 150 % (853×480 CSS
+// pixels at 1.5 device pixels each).
+const SCREENS = [[1024, 768, 1], [1280, 720, 1], [853, 480, 1.5]];
+
+for (const lang of ['en', 'fa']) for (const [width, height, zoom] of SCREENS) {
+  const screen = zoom === 1 ? `${width}×${height}` : `${width}×${height} (1280×720 at 150 %)`;
+  test(`every number the lesson names is in view in the step's proof, presenter mode at ${screen}, in ${lang}`, () =>
+    suite.withLab({ query: `?scenario=s1&step=1&lang=${lang}&presenter=1`, viewport: { width, height }, deviceScaleFactor: zoom }, async (page) => {
       await page.waitForSelector('html.presenter');
       const problems = [];
       let named = 0;
@@ -94,6 +117,8 @@ for (const lang of ['en', 'fa']) {
           }
           const chart = await chartAgainstStore(page);
           if (chart) problems.push(`${where}: ${chart}`);
+          const heading = await rowWithoutHeading(page);
+          if (heading) problems.push(`${where}: ${heading}`);
           answered = null;
           const reveal = page.getByTestId('reveal-answer');
           if (await reveal.count()) {

@@ -399,8 +399,9 @@ test('embedded, "Open the full lab" opens the walkthrough at the same step, not 
 });
 
 test("the lab's own code behind a step: marked lines, scrolled by the arrows, kept open from step to step", async () => {
+  const S6_STEPS = scripts.scenarios.find((s) => s.id === 's6').steps.length;
   await suite.withLab({ query: '?scenario=s6&step=3&lang=en', viewport: { width: 600, height: 800 } }, async (page) => {
-    await waitForStep(page, 3, 5);
+    await waitForStep(page, 3, S6_STEPS);
     const code = page.getByTestId('code');
     await code.locator('summary').click();
     assert.equal(await code.getAttribute('open'), '');
@@ -409,9 +410,9 @@ test("the lab's own code behind a step: marked lines, scrolled by the arrows, ke
     await code.locator('pre').focus();
     await page.keyboard.press('ArrowRight');
     await page.waitForTimeout(200);
-    await waitForStep(page, 3, 5);
+    await waitForStep(page, 3, S6_STEPS);
     await page.getByRole('button', { name: 'Next step' }).click();
-    await waitForStep(page, 4, 5);
+    await waitForStep(page, 4, S6_STEPS);
     assert.equal(await page.getByTestId('code').getAttribute('open'), '', 'the same excerpt stays open');
   });
 });
@@ -556,3 +557,39 @@ test('the section list says which sections were walked through and which are don
     await page.waitForFunction(() => document.querySelector('[data-testid="scenario-select"] option').textContent.includes('walked through'));
     assert.doesNotMatch(await option(1), /walked through/);
   }));
+
+test('the overview of all sections says where the learner stands in each, opens one, and shows imported progress at once', async () => {
+  for (const lang of ['en', 'fa']) {
+    const t = lang === 'en'
+      ? { all: 'All sections', count: (d) => `${d} of ${scripts.scenarios.length} done`, atStep: 'as far as step 2 of 3', notStarted: 'not started', done: '✓ done' }
+      : { all: 'همه‌ی بخش‌ها', count: (d) => `${'۰۱۲۳۴۵۶۷۸۹'[d]} از ۱۱ بخش تمام شده است`, atStep: 'تا گام ۲ از ۳', notStarted: 'آغاز نشده', done: '✓ تمام' };
+    await suite.withLab({ query: `?scenario=s1&step=2&lang=${lang}` }, async (page) => {
+      const overview = page.getByTestId('sections-overview');
+      const summary = overview.locator('summary');
+      assert.equal((await summary.textContent()).trim(), `${t.all} · ${t.count(0)}`);
+      await summary.click();
+      const sections = overview.getByTestId('overview-section');
+      await sections.first().waitFor();
+      assert.equal(await sections.count(), scripts.scenarios.length);
+      const s1 = overview.locator('[data-scenario="s1"]');
+      assert.equal(await s1.getAttribute('data-standing'), 'at-step');
+      assert.match(await s1.textContent(), new RegExp(t.atStep));
+      assert.equal(await s1.getByRole('button').getAttribute('aria-current'), 'true', 'the section on screen is named');
+      assert.match(await overview.locator('[data-scenario="s2"]').textContent(), new RegExp(t.notStarted));
+      // A section's button opens it at its first step, and the list closes.
+      await overview.locator('[data-scenario="s3"]').getByRole('button').click();
+      await page.locator('[data-testid="step-counter"][data-step="1"]').waitFor();
+      assert.equal(await page.getByTestId('scenario-select').inputValue(), '2');
+      assert.equal(await overview.evaluate((d) => d.open), false);
+      // Progress imported from elsewhere shows in the overview at once.
+      const s1Done = { format: 'idempotency-lab/progress', version: 1, scenarios: { s1: { furthest: 3, answered: [2], challenge: true } } };
+      await page.getByTestId('import-progress').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(s1Done)) });
+      await page.getByTestId('notice').waitFor();
+      assert.equal((await summary.textContent()).trim(), `${t.all} · ${t.count(1)}`);
+      await summary.click();
+      await s1.waitFor();
+      assert.equal(await s1.getAttribute('data-standing'), 'done');
+      assert.match(await s1.textContent(), new RegExp(t.done));
+    });
+  }
+});

@@ -15,6 +15,9 @@
 //!   writes it while it is on; alone, without a scenario, it does nothing.
 //! - `#state=…` is a shared session: it opens in the sandbox, in place of the
 //!   one the browser kept, which can be brought back.
+//! - `?theme=light|dark` is read by index.html's boot script alone, before the
+//!   first paint (the app never needs it; see `host_message` for the live
+//!   switch).
 //!
 //! Given together, each does its part: with `scenario` and `#state=` the
 //! walkthrough opens at its step over the link's session, and back in the

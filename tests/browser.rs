@@ -281,7 +281,10 @@ async fn persian_turns_the_page_right_to_left() {
     assert_eq!(html.get_attribute("dir").as_deref(), Some("rtl"));
     assert_eq!(html.get_attribute("lang").as_deref(), Some("fa"));
     lab.act("ارسال").await;
-    assert_eq!(lab.rows()[0].2, "100", "data stays in ASCII digits");
+    assert_eq!(lab.rows()[0].2, "100", "attributes keep ASCII digits");
+    // What a reader sees is in Persian digits.
+    let shown = lab.find("[data-testid=timeline-row] td.balance").unwrap();
+    assert_eq!(shown.text_content().unwrap().trim(), "۱۰۰");
     lab.click("English").await;
     assert_eq!(html.get_attribute("dir").as_deref(), Some("ltr"));
 }

@@ -166,6 +166,17 @@ fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
     let mut unseen: Vec<i32> = chart.unseen.iter().map(|m| m.balance).collect();
     unseen.sort_unstable();
     assert_eq!(unseen, (30..=40).collect::<Vec<_>>());
+    // Their rows say the same: the balance after the store's late work, not the
+    // 29 it held when the callers gave up.
+    let mut rows: Vec<i32> = lab
+        .state()
+        .timeline()
+        .iter()
+        .filter(|r| r.outcome() == Outcome::TimeoutApplied)
+        .map(|r| r.balance_after)
+        .collect();
+    rows.sort_unstable();
+    assert_eq!(rows, unseen);
     assert!(chart
         .unseen
         .iter()
@@ -197,10 +208,10 @@ fn the_line_is_the_balance_right_after_each_attempt_so_it_never_drops_without_a_
     }
     lab.skip_to_idle().unwrap();
     let rows = lab.state().timeline();
-    assert_eq!(
-        rows[0].balance_after, 125,
-        "its caller gave up at 3 s, after the rest"
-    );
+    // Its caller gave up at 3 s, after the rest, when the store held 125; its
+    // row, like the line, says the balance right after the store's work on it.
+    assert_eq!(rows[0].answered_at, Some(3_000));
+    assert_eq!(rows[0].balance_after, 100, "the balance its own grant made");
     let chart = balance_chart(rows, "account-7");
     let line: Vec<i32> = chart.table_rows().iter().map(|r| r.balance).collect();
     assert_eq!(line, [100, 100, 100, 125, 125]);
@@ -220,7 +231,11 @@ fn a_lost_acknowledgement_is_drawn_at_its_own_balance_not_at_the_deadline() {
     send(&mut lab, "order-1043", 25, false);
     let rows = lab.state().timeline();
     assert_eq!(rows[0].answered_at, Some(3_000));
-    assert_eq!(rows[0].balance_after, 125, "read at the deadline");
+    assert_eq!(
+        rows[0].balance_after, 100,
+        "right after its own work, not at the deadline (125 by then)"
+    );
+    assert_eq!(rows[1].balance_after, 125);
     let chart = balance_chart(rows, "account-7");
     assert_eq!(chart.unseen.len(), 1);
     assert_eq!(chart.unseen[0].balance, 100, "the receipt it never got");
@@ -272,7 +287,13 @@ fn the_value_axis_of_a_lesson_starts_at_zero_with_round_labelled_ticks() {
         "125 at most: a round top above it"
     );
     assert_eq!((axis.min, axis.max, axis.step), (0, 150, 50));
-    assert_eq!(axis.widest_label().len(), 3, "sizes the label column");
+    assert_eq!(
+        axis.widest_label(|n| n.to_string()),
+        "150",
+        "sizes the label column"
+    );
+    // In the page's digits: Persian ones are as many characters.
+    assert_eq!(axis.widest_label(|n| Lang::Fa.number(n)), "۱۵۰");
     // Ticks go up the box, and each label's offset is its height in percent.
     assert!(axis.ticks.windows(2).all(|w| w[1].y < w[0].y));
     for tick in &axis.ticks {
@@ -620,7 +641,7 @@ fn the_pointer_finds_the_attempt_under_it() {
 }
 
 #[test]
-fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
+fn the_chart_in_words_writes_every_number_in_the_reader_s_digits_and_keeps_data_apart() {
     let en = Lang::En.texts();
     assert_eq!(
         en.chart_summary(1, 4, 4, 0, 125),
@@ -633,8 +654,9 @@ fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
     );
     let fa = Lang::Fa.texts();
     let summary = fa.chart_summary(881, 1000, 120, 691_200, 700_000);
-    // Attempt numbers and balances as in the timeline, set apart from the prose.
-    for data in ["881", "1000", "691200", "700000"] {
+    // Attempt numbers and balances as in the timeline (in Persian digits), set
+    // apart from the prose.
+    for data in ["۸۸۱", "۱۰۰۰", "۶۹۱۲۰۰", "۷۰۰۰۰۰"] {
         assert!(
             summary.contains(&format!("\u{2068}{data}\u{2069}")),
             "{summary}"
@@ -651,7 +673,14 @@ fn the_chart_in_words_keeps_data_in_ascii_and_counts_in_the_reader_s_digits() {
         "{counts}"
     );
     assert!(!counts.chars().any(|c| c.is_ascii_digit()), "{counts}");
-    assert!(fa.chart_floor(690_000).contains("\u{2068}690000\u{2069}"));
+    assert!(fa.chart_floor(690_000).contains("\u{2068}۶۹۰۰۰۰\u{2069}"));
+    assert!(!summary.chars().any(|c| c.is_ascii_digit()), "{summary}");
+    // A negative balance keeps its minus on the left inside Persian prose.
+    assert!(
+        fa.chart_floor(-5).contains("\u{2066}-۵\u{2069}"),
+        "{}",
+        fa.chart_floor(-5)
+    );
     let caption = fa.chart_table_caption(20, 120);
     assert!(
         caption.contains("۲۰") && caption.contains("۱۲۰"),
@@ -707,7 +736,7 @@ fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
     );
 
     // Labels: each value at its tick's height, each attempt under its mark.
-    let values = chart.value_labels_markup();
+    let values = chart.value_labels_markup(|n| n.to_string());
     for tick in &chart.axis.ticks {
         assert!(
             values.contains(&format!(r#"y="{}""#, tick.offset))
@@ -716,7 +745,7 @@ fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
         );
     }
     assert_eq!(values.matches("<text").count(), chart.axis.ticks.len());
-    let attempts = chart.attempt_labels_markup();
+    let attempts = chart.attempt_labels_markup(|n| n.to_string());
     let labelled: Vec<&str> = attempts
         .split("</text>")
         .filter_map(|t| t.rsplit('>').next())
@@ -726,6 +755,11 @@ fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
     for tick in &chart.attempt_ticks {
         assert!(attempts.contains(&format!(r#"x="{}""#, percent(tick.x, CHART_WIDTH))));
     }
+    // In Persian the labels are in Persian digits, the attributes in ASCII.
+    let fa = chart.attempt_labels_markup(|n| Lang::Fa.number(n));
+    assert!(fa.contains(r#"data-attempt="4">۴</text>"#), "{fa}");
+    let fa = chart.value_labels_markup(|n| Lang::Fa.number(n));
+    assert!(fa.contains(r#"data-value="150">۱۵۰</text>"#), "{fa}");
 }
 
 #[test]

@@ -207,14 +207,18 @@ fn a_message_fills_its_placeholders_by_kind_and_language() {
         ),
         "تلاش‌های ۱ تا ۲۰ از ۳۱"
     );
-    // Data stays in ASCII digits, kept whole inside right-to-left prose.
+    // Amounts in the language's digits too, kept whole inside right-to-left
+    // prose, a minus on the number's left.
     assert_eq!(
         en.say("chart_floor", &[("floor", Arg::Amount(-5))]),
         "The scale starts at -5, not at 0."
     );
     assert!(fa
         .say("chart_floor", &[("floor", Arg::Amount(-5))])
-        .contains("\u{2068}-5\u{2069}"));
+        .contains("\u{2068}\u{2066}-۵\u{2069}\u{2069}"));
+    assert!(fa
+        .say("chart_floor", &[("floor", Arg::Amount(125))])
+        .contains("\u{2068}۱۲۵\u{2069}"));
     assert_eq!(
         en.say(
             "stress",
@@ -244,7 +248,7 @@ fn a_message_fills_its_placeholders_by_kind_and_language() {
     );
     assert!(fa
         .say("retry_of", &[("attempt", Arg::Attempt(7))])
-        .contains("\u{2066}#7\u{2069}"));
+        .contains("\u{2066}#۷\u{2069}"));
     assert_eq!(en.say("would_leak", &[("account", Arg::Id("a b")), ("points", Arg::Amount(100)), ("balance", Arg::Amount(250))]),
         "a store that trusted the request would have handed over \u{2068}a b\u{2069}'s receipt: +100, balance 250");
     // A placeholder the code did not fill is shown, never dropped.

@@ -12,7 +12,7 @@ use idempotency_lab::core::{
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{DurableWrites, FieldError, RegrantCause, MAX_FIELD_CHARS};
 use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
-use idempotency_lab::walkthrough::ProgressError;
+use idempotency_lab::walkthrough::{ProgressError, Standing};
 
 fn account_7() -> (GrantPoints, GrantResult) {
     let grant = GrantPoints {
@@ -338,4 +338,43 @@ fn a_sessions_refusal_names_its_action_from_1_and_keeps_the_parsers_words() {
     });
     assert!(en.session_error(&wrong).ends_with("which takes a list."));
     assert!(fa.session_error(&wrong).contains("\u{2068}a list\u{2069}"));
+}
+
+/// The overview of sections says where a learner stands and what is left.
+#[test]
+fn a_section_s_standing_is_said_with_what_is_left() {
+    let en = Lang::En.walk();
+    assert_eq!(en.standing(Standing::NotStarted), "not started");
+    assert_eq!(
+        en.standing(Standing::AtStep {
+            furthest: 2,
+            steps: 5
+        }),
+        "as far as step 2 of 5"
+    );
+    assert_eq!(
+        en.standing(Standing::Walked {
+            questions_left: 1,
+            challenge_left: true
+        }),
+        "walked through · 1 question to answer · the challenge to meet"
+    );
+    assert_eq!(
+        en.standing(Standing::Walked {
+            questions_left: 2,
+            challenge_left: false
+        }),
+        "walked through · 2 questions to answer"
+    );
+    assert_eq!(en.standing(Standing::Done), "done");
+    assert_eq!(en.overview_count(3, 11), "3 of 11 done");
+    let fa = Lang::Fa.walk();
+    assert_eq!(
+        fa.standing(Standing::AtStep {
+            furthest: 2,
+            steps: 5
+        }),
+        "تا گام ۲ از ۵"
+    );
+    assert_eq!(fa.overview_count(3, 11), "۳ از ۱۱ بخش تمام شده است");
 }

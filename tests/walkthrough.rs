@@ -30,7 +30,7 @@ fn content(lang: Lang) -> Content {
 }
 
 fn number(lang: Lang) -> impl Fn(i64) -> String {
-    move |n| lang.prose_number(n)
+    move |n| lang.number(n)
 }
 
 /// What makes two labs the same: the recorded history and the world's event log.

@@ -1,7 +1,9 @@
 //! A learner's progress: kept, carried in a file, merged without loss, and a
 //! file that is not one of ours (or names steps the walkthrough lacks) refused.
 
-use idempotency_lab::walkthrough::{Progress, ProgressError, Scripts, MAX_PROGRESS_BYTES};
+use idempotency_lab::walkthrough::{
+    Progress, ProgressError, Scripts, Standing, MAX_PROGRESS_BYTES,
+};
 
 fn scripts() -> Scripts {
     serde_json::from_str(include_str!("../walkthrough/scenarios.json")).unwrap()
@@ -51,6 +53,58 @@ fn a_scenario_is_done_with_its_last_step_its_questions_and_its_challenge() {
     let mut p = s1_done();
     p.saw("s1", 1);
     assert_eq!(p.of("s1").furthest, 3);
+}
+
+#[test]
+fn a_scenario_s_standing_says_what_is_left_to_finish_it() {
+    let scripts = scripts();
+    let mut p = Progress::default();
+    assert_eq!(p.standing(&scripts, "s1"), Standing::NotStarted);
+    p.saw("s1", 1);
+    assert_eq!(
+        p.standing(&scripts, "s1"),
+        Standing::AtStep {
+            furthest: 1,
+            steps: 3
+        }
+    );
+    p.saw("s1", 3);
+    assert_eq!(
+        p.standing(&scripts, "s1"),
+        Standing::Walked {
+            questions_left: 1,
+            challenge_left: true
+        }
+    );
+    p.answered("s1", 2);
+    assert_eq!(
+        p.standing(&scripts, "s1"),
+        Standing::Walked {
+            questions_left: 0,
+            challenge_left: true
+        }
+    );
+    p.met_challenge("s1");
+    assert_eq!(p.standing(&scripts, "s1"), Standing::Done);
+    assert_eq!(Standing::Done.code(), "done");
+    // A challenge met and a question answered before the end: still walking.
+    let mut early = Progress::default();
+    early.saw("s11", 2);
+    early.met_challenge("s11");
+    assert_eq!(early.standing(&scripts, "s11").code(), "at-step");
+    // s11 asks more than one question: each counts.
+    let s11 = scripts.scenarios.iter().find(|s| s.id == "s11").unwrap();
+    let asked = s11.steps.iter().filter(|s| s.question.is_some()).count();
+    assert!(asked > 1);
+    early.saw("s11", s11.steps.len());
+    assert_eq!(
+        early.standing(&scripts, "s11"),
+        Standing::Walked {
+            questions_left: asked,
+            challenge_left: false
+        }
+    );
+    assert_eq!(p.standing(&scripts, "s99"), Standing::NotStarted);
 }
 
 #[test]

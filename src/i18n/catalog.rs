@@ -109,7 +109,8 @@ pub enum Arg<'a> {
     Count(u64),
     /// A count with thousands grouped (10,000).
     Grouped(u64),
-    /// Points or a balance: ASCII digits, as in the article's code. (A
+    /// Points or a balance, in the language's digits like every number the
+    /// page shows; a minus sign stays on its left in right-to-left text. (A
     /// right-to-left language keeps one whole, where it must, by writing
     /// U+2068 and U+2069 around its placeholder.)
     Amount(i64),
@@ -303,9 +304,13 @@ impl Catalog {
         match arg {
             Arg::Count(n) => out.push_str(&self.number(*n)),
             Arg::Grouped(n) => out.push_str(&self.grouped(*n)),
-            Arg::Amount(n) => out.push_str(&n.to_string()),
+            Arg::Amount(n) if *n < 0 && self.rtl => {
+                out.push_str(&format!("\u{2066}{}\u{2069}", self.number(n)))
+            }
+            Arg::Amount(n) => out.push_str(&self.number(n)),
             Arg::Attempt(n) => {
                 // Whole and left to right even before a neutral ("#2)").
+                let n = self.number(n);
                 if self.rtl {
                     out.push_str(&format!("\u{2066}#{n}\u{2069}"));
                 } else {
@@ -333,7 +338,7 @@ impl Catalog {
         }
     }
 
-    /// A number in this language's digits.
+    /// A number in this language's digits (a minus sign kept as it is).
     pub fn number(&self, n: impl std::fmt::Display) -> String {
         n.to_string()
             .chars()

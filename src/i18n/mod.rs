@@ -68,9 +68,10 @@ impl Lang {
         &self.texts().walk
     }
 
-    /// A number for prose, in this language's digits. Data (amounts,
-    /// balances, keys) stays in ASCII digits, as in the article's code.
-    pub fn prose_number(self, n: impl std::fmt::Display) -> String {
+    /// A number in this language's digits, as the page shows every number:
+    /// counts, amounts, balances, attempts. (Keys and accounts are data and
+    /// stay as typed; attributes for suites keep ASCII digits.)
+    pub fn number(self, n: impl std::fmt::Display) -> String {
         self.texts().catalog().number(n)
     }
 }

@@ -90,6 +90,11 @@ impl Texts {
         self.catalog
     }
 
+    /// A number as the page shows it: in this language's digits.
+    pub fn num(&self, n: impl std::fmt::Display) -> String {
+        self.catalog.number(n)
+    }
+
     fn say(&self, key: &str, args: &[(&str, Arg)]) -> String {
         self.catalog.say(key, args)
     }

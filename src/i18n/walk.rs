@@ -7,7 +7,7 @@ use std::ops::Deref;
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
 use crate::lab::FieldError;
-use crate::walkthrough::ProgressError;
+use crate::walkthrough::{ProgressError, Standing};
 
 words!(
     /// The walkthrough's messages that take no value.
@@ -17,6 +17,7 @@ words!(
     right, wrong, proof, code, deciding, challenge, hint, start_challenge, show_me,
     challenge_pending, challenge_open, leave_challenge, loading, load_failed, done, progress,
     export_progress, import_progress, progress_imported, forked, challenge_started, panels,
+    overview, not_started, challenge_left,
 });
 
 /// How many single-key shortcuts the walkthrough lists.
@@ -70,6 +71,40 @@ impl WalkTexts {
     pub fn section_of(&self, k: usize, n: usize) -> String {
         self.catalog
             .say("walk.section_of", &[("k", count(k)), ("n", count(n))])
+    }
+
+    /// How many sections are done, for the overview's heading.
+    pub fn overview_count(&self, done: usize, n: usize) -> String {
+        self.catalog.say(
+            "walk.overview_count",
+            &[("done", count(done)), ("n", count(n))],
+        )
+    }
+
+    /// Where a learner stands in a section, and what is left to finish it.
+    pub fn standing(&self, standing: Standing) -> String {
+        match standing {
+            Standing::NotStarted => self.not_started.to_string(),
+            Standing::AtStep { furthest, steps } => self.catalog.say(
+                "walk.at_step",
+                &[("k", count(furthest)), ("n", count(steps))],
+            ),
+            Standing::Walked {
+                questions_left,
+                challenge_left,
+            } => {
+                let mut parts = vec![self.walked.to_string()];
+                if questions_left > 0 {
+                    let n = [("n", count(questions_left))];
+                    parts.push(self.catalog.say("walk.questions_left", &n));
+                }
+                if challenge_left {
+                    parts.push(self.challenge_left.to_string());
+                }
+                parts.join(" · ")
+            }
+            Standing::Done => self.done.to_string(),
+        }
     }
 
     pub fn step_of(&self, k: usize, n: usize) -> String {

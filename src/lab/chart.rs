@@ -122,12 +122,13 @@ impl ValueAxis {
         self.min == 0
     }
 
-    /// The longest label, in ASCII digits: the view sizes the label column by it.
-    pub fn widest_label(&self) -> String {
+    /// The longest label, written by `number` (the page's digits): the view
+    /// sizes the label column by it.
+    pub fn widest_label(&self, number: impl Fn(i64) -> String) -> String {
         self.ticks
             .iter()
-            .map(|t| t.value.to_string())
-            .max_by_key(String::len)
+            .map(|t| number(t.value))
+            .max_by_key(|label| label.chars().count())
             .unwrap_or_default()
     }
 
@@ -312,29 +313,35 @@ impl BalanceChart {
     }
 
     /// The value axis's labels, for an `<svg>` beside the drawing, as tall as it:
-    /// right-aligned, each at its tick's height in percent.
-    pub fn value_labels_markup(&self) -> String {
+    /// right-aligned, each at its tick's height in percent. `number` writes a
+    /// label in the page's digits; `data-value` keeps ASCII ones.
+    pub fn value_labels_markup(&self, number: impl Fn(i64) -> String) -> String {
         self.axis
             .ticks
             .iter()
             .map(|t| {
                 format!(
                     r#"<text x="100%" y="{}" dy="0.35em" text-anchor="end" data-value="{}">{}</text>"#,
-                    t.offset, t.value, t.value
+                    t.offset,
+                    t.value,
+                    number(t.value)
                 )
             })
             .collect()
     }
 
     /// The attempt axis's labels, for an `<svg>` under the drawing, as wide as
-    /// it: each centred under its attempt.
-    pub fn attempt_labels_markup(&self) -> String {
+    /// it: each centred under its attempt, written by `number` as the timeline
+    /// writes it; `data-attempt` keeps ASCII digits.
+    pub fn attempt_labels_markup(&self, number: impl Fn(i64) -> String) -> String {
         self.attempt_ticks
             .iter()
             .map(|t| {
                 format!(
                     r#"<text x="{}" y="0" dy="1em" text-anchor="middle" data-attempt="{}">{}</text>"#,
-                    t.offset, t.attempt, t.attempt
+                    t.offset,
+                    t.attempt,
+                    number(t.attempt as i64)
                 )
             })
             .collect()

@@ -619,7 +619,10 @@ impl Fold {
             tracked.forbidden.clone(),
         );
         let row = &mut self.timeline[index];
-        if !row.answered() {
+        // A caller that stopped waiting heard no balance: the row's is the
+        // store's, once its work is done (a timeout's work may come later).
+        let caller_heard_balance = row.answered() && row.caller != Some(Err(GrantError::Timeout));
+        if !caller_heard_balance {
             if let Some(handled) = &handled {
                 row.balance_after = handled.balance_after;
             }
@@ -648,11 +651,12 @@ impl Fold {
         {
             tracked.never_handled = true;
         }
-        // An answer straight from the store carries the balance right after its
-        // work: other deliveries applied in the same instant come after it.
+        // The balance right after the store's work on it, when the store has
+        // worked on it (other deliveries applied in the same instant come after
+        // it); otherwise the balance at the answer.
         let balance_after = match &tracked.handled {
-            Some(handled) if caller != Err(GrantError::Timeout) => handled.balance_after,
-            _ => balance,
+            Some(handled) => handled.balance_after,
+            None => balance,
         };
         let handled_before_answer = tracked.handled.is_some();
         self.sync_row(id);

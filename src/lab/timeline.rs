@@ -204,10 +204,12 @@ pub struct AttemptRow {
     /// What the caller got: the receipt, a rejection, `Timeout` when its deadline
     /// passed, or `WorkerStopped` when the process ended; `None` while it waits.
     pub caller: Option<Result<GrantResult, GrantError>>,
-    /// The account's current balance right after the store answered (or, for a
-    /// timeout, when the caller gave up): the store's truth, which the receipt's
-    /// balance may lag behind. While the caller waits: the balance right after
-    /// the store handled it, or 0 before the store has (see [`Self::balance_known`]).
+    /// The account's current balance right after the store's work on this
+    /// attempt (for one the store never worked on, when its caller heard
+    /// something): the store's truth, which the receipt's balance may lag
+    /// behind. A timed-out attempt the store applies later gets the balance
+    /// after that work. Before the store has worked on it and while its caller
+    /// waits: 0 (see [`Self::balance_known`]).
     pub balance_after: i32,
     /// What the store did, once it has (possibly after the answer).
     pub handled: Option<Handling>,

@@ -95,9 +95,9 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
         let t = texts();
         Some(format!(
             "#{} · {}: {} · {}",
-            isolated(row.attempt),
+            isolated(t.num(row.attempt)),
             t.chart_col_balance,
-            isolated(row.balance),
+            isolated(t.num(row.balance)),
             mark_words(t, &row)
         ))
     };
@@ -115,8 +115,8 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                 .map(|row| {
                     view! {
                         <tr data-attempt=row.attempt>
-                            <td class="num">{row.attempt}</td>
-                            <td class="num">{row.balance}</td>
+                            <td class="num">{t.num(row.attempt)}</td>
+                            <td class="num">{t.num(row.balance)}</td>
                             <td>{mark_words(t, row)}</td>
                         </tr>
                     }
@@ -180,8 +180,8 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                     </p>
                     <div class="value-ticks" aria-hidden="true">
                         // Invisible: gives the label column the widest label's width.
-                        <span class="sizer">{move || chart.with(|c| c.axis.widest_label())}</span>
-                        <svg data-testid="value-ticks" inner_html=move || chart.with(|c| c.value_labels_markup())></svg>
+                        <span class="sizer">{move || chart.with(|c| c.axis.widest_label(|n| texts().num(n)))}</span>
+                        <svg data-testid="value-ticks" inner_html=move || chart.with(|c| c.value_labels_markup(|n| texts().num(n)))></svg>
                     </div>
                     <div class="chart-area">
                         <svg
@@ -209,7 +209,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
                         class="attempt-ticks"
                         aria-hidden="true"
                         data-testid="attempt-ticks"
-                        inner_html=move || chart.with(|c| c.attempt_labels_markup())
+                        inner_html=move || chart.with(|c| c.attempt_labels_markup(|n| texts().num(n)))
                     ></svg>
                     <p class="axis-name attempts" dir="auto" aria-hidden="true">
                         {move || texts().chart_attempt_axis}
@@ -227,7 +227,7 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
 }
 
 /// What the chart shows for a row, in words: what the caller got, the balance
-/// its mark stands for (data: ASCII digits, set apart from the prose), and
+/// its mark stands for (in the page's digits, set apart from the prose), and
 /// whether the receipt is older than the current balance.
 fn mark_words(t: &Texts, row: &ChartRow) -> String {
     let outcome = t.outcome(row.outcome);
@@ -235,12 +235,20 @@ fn mark_words(t: &Texts, row: &ChartRow) -> String {
         (Some(receipt), _) if row.receipt_is_older() => format!(
             "{outcome}: {} {} ({})",
             t.chart_mark_receipt,
-            isolated(receipt),
+            isolated(t.num(receipt)),
             t.chart_mark_older
         ),
-        (Some(receipt), _) => format!("{outcome}: {} {}", t.chart_mark_receipt, isolated(receipt)),
+        (Some(receipt), _) => format!(
+            "{outcome}: {} {}",
+            t.chart_mark_receipt,
+            isolated(t.num(receipt))
+        ),
         (None, Some(would_say)) => {
-            format!("{outcome}: {} {}", t.chart_mark_unseen, isolated(would_say))
+            format!(
+                "{outcome}: {} {}",
+                t.chart_mark_unseen,
+                isolated(t.num(would_say))
+            )
         }
         (None, None) => format!("{outcome}: {}", t.chart_mark_none),
     }

@@ -7,6 +7,7 @@ mod choice;
 mod controller;
 mod drawer;
 mod drawers;
+mod host;
 mod invariant_view;
 mod page_env;
 mod queue_view;
@@ -25,6 +26,7 @@ mod time_bar;
 mod timeline_view;
 mod walk;
 mod walk_keys;
+mod walk_overview;
 mod walk_play;
 mod walk_view;
 mod world_view;
@@ -95,6 +97,7 @@ pub fn start() {
         // Same task: the app's header and steps stand where the frame's were,
         // and the browser paints only the app's.
         page_env::remove_boot_frame();
+        host::follow_host();
     });
 }
 

@@ -444,7 +444,16 @@ pub fn show_first_mark() -> bool {
     );
     let top = rect.top() - area.top() + scrolled;
     if top < scrolled || top + rect.height() > scrolled + height {
-        region.set_scroll_top((top - 8.0).max(0.0) as i32);
+        // The mark's panel from its heading (a timeline row with the
+        // timeline's title and count) where the two fit; else the mark. (The
+        // panel's slot has no box of its own: its section has.)
+        let panel_top = mark
+            .closest("[data-panel] > .panel")
+            .ok()
+            .flatten()
+            .map(|panel| panel.get_bounding_client_rect().top() - area.top() + scrolled)
+            .filter(|panel_top| top + rect.height() - panel_top + 8.0 <= height);
+        region.set_scroll_top((panel_top.unwrap_or(top) - 8.0).max(0.0) as i32);
     }
     true
 }
@@ -471,5 +480,15 @@ pub fn mark_presenter(on: bool) {
 fn mark_root(class: &str, on: bool) {
     if let Some(root) = document().document_element() {
         let _ = root.class_list().toggle_with_force(class, on);
+    }
+}
+
+/// A `<details>`'s `toggle` handler that keeps `open` as the element is, so
+/// the view (which may be rebuilt) opens it again as the person left it.
+pub fn follow_details(open: leptos::prelude::RwSignal<bool>) -> impl Fn(leptos::ev::Event) + Copy {
+    use leptos::prelude::Set;
+    move |ev| {
+        let details: web_sys::HtmlDetailsElement = leptos::prelude::event_target(&ev);
+        open.set(details.open());
     }
 }

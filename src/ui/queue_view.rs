@@ -118,14 +118,14 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
                 Some(a) => view! {
                     <li class="slot filled" data-testid=slot_id.clone() data-attempt=a.id tabindex="0">
                         <span class="slot-short" aria-hidden="true">
-                            <span class="slot-id">"#" {a.id}</span>
-                            <span class="slot-points">"+" {a.grant.points}</span>
+                            <span class="slot-id">"#" {lang.texts().num(a.id)}</span>
+                            <span class="slot-points">"+" {lang.texts().num(a.grant.points)}</span>
                             <span class="slot-key">{key_ending(&a.grant.key)}</span>
                         </span>
                         <span class="slot-full">
                             {lang.texts().attempt_number(a.id)}
                             ": "
-                            {request_parts(&a.grant)}
+                            {request_parts(ctl, &a.grant)}
                         </span>
                     </li>
                 }
@@ -173,7 +173,7 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
                     in_hand.get().map(|a| {
                         view! {
                             ": " {texts().attempt_number(a.id)} " "
-                            {request_parts(&a.grant)}
+                            {request_parts(ctl, &a.grant)}
                         }
                     })
                 }}
@@ -186,14 +186,15 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
 }
 
 /// The whole request, each part isolated (no text can reorder its neighbours)
-/// and shown so that look-alike texts differ.
-pub fn request_parts(grant: &GrantPoints) -> impl IntoView {
+/// and shown so that look-alike texts differ; the points in the page's digits.
+pub fn request_parts(ctl: Controller, grant: &GrantPoints) -> impl IntoView {
+    let points = grant.points;
     view! {
         <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
         " · "
         <bdi dir="ltr" class="key">{visible(&grant.key).into_owned()}</bdi>
         " · "
-        <bdi dir="ltr">"+" {grant.points}</bdi>
+        <bdi dir="ltr">"+" {move || ctl.lang.get().texts().num(points)}</bdi>
     }
 }
 

@@ -184,7 +184,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                             view! {
                                 {move || texts().retries_resend}
                                 " "
-                                {request_parts(&g)}
+                                {request_parts(ctl, &g)}
                             }
                         })
                 }}

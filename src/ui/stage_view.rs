@@ -158,11 +158,11 @@ fn CallerFigure(
                 on:click=move |_| reveal.set(Some(attempt))
             >
                 <span class="caller-head">
-                    <span class="caller-id">"#" {attempt}</span>
+                    <span class="caller-id">"#" {t.num(attempt)}</span>
                     " "
                     <bdi dir="ltr" class="caller-who">{visible(&caller.account_id).into_owned()}</bdi>
                     " "
-                    <bdi dir="ltr" class="caller-points">"+" {caller.points}</bdi>
+                    <bdi dir="ltr" class="caller-points">"+" {t.num(caller.points)}</bdi>
                 </span>
                 <span class="caller-state">
                     <bdi dir="ltr" class="caller-key">{visible(&caller.key).into_owned()}</bdi>
@@ -315,7 +315,7 @@ fn ProcessRow(
                         >
                             <span aria-hidden="true">"⚙"</span>
                             {move || match in_hand.get() {
-                                Some(a) => format!("{} #{a}", texts().stage.consumer),
+                                Some(a) => format!("{} #{}", texts().stage.consumer, texts().num(a)),
                                 None => texts().stage.consumer.to_string(),
                             }}
                         </span>
@@ -335,7 +335,7 @@ fn ProcessRow(
                 {move || (!in_progress.with(Vec::is_empty)).then(|| view! {
                     <p class="stage-in-progress" data-process=number>
                         {texts().stage.in_progress} ": "
-                        {in_progress.get().iter().map(|a| format!("#{a}")).collect::<Vec<_>>().join(" ")}
+                        {in_progress.get().iter().map(|a| format!("#{}", texts().num(a))).collect::<Vec<_>>().join(" ")}
                     </p>
                 })}
                 {move || memory.get().map(|tables| view! {
@@ -512,7 +512,7 @@ fn Tables(
                             data-marked=move || ctl.marked(&part).then_some("true")
                         >
                             <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
-                            <dd><bdi dir="ltr">{balance}</bdi></dd>
+                            <dd><bdi dir="ltr">{t.num(balance)}</bdi></dd>
                         </div>
                         }
                     }).collect_view()}
@@ -528,7 +528,7 @@ fn Tables(
                             let (account, key) = (account.clone(), key.clone());
                             move || pointed_at.with(|op| op.as_ref().is_some_and(|(a, k)| *a == account && *k == key))
                         };
-                        let text = format!("{} · {} · +{points}", visible(&account), visible(&key));
+                        let text = format!("{} · {} · +{}", visible(&account), visible(&key), t.num(points));
                         let label = t.stage.receipt_lead(&text);
                         let lead = {
                             let (account, key) = (account.clone(), key.clone());
@@ -601,7 +601,7 @@ fn StoresView(
                         {(!d.in_progress.is_empty()).then(|| view! {
                             <p class="stage-in-progress">
                                 {t.stage.in_progress} ": "
-                                {d.in_progress.iter().map(|a| format!("#{a}")).collect::<Vec<_>>().join(" ")}
+                                {d.in_progress.iter().map(|a| format!("#{}", t.num(a))).collect::<Vec<_>>().join(" ")}
                             </p>
                         })}
                         // The newest mark, and how many more lately.

@@ -120,7 +120,7 @@ pub fn StorageView(ctl: Controller) -> impl IntoView {
                             .map(|n| {
                                 view! {
                                     <option value=n.to_string() selected=move || processes.get() == n>
-                                        {move || lang().prose_number(n)}
+                                        {move || lang().number(n)}
                                     </option>
                                 }
                             })

@@ -127,7 +127,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                 " "
                                 <bdi dir="ltr" class="account">{visible(&read.account_id).into_owned()}</bdi>
                                 ": "
-                                <strong class="num" dir="ltr">{balance}</strong>
+                                <strong class="num" dir="ltr">{move || texts().num(balance)}</strong>
                                 <p class="hint" data-testid="balance-read-when">
                                     {move || texts().balance_read_when(read.at, read.after_attempt)}
                                     " "
@@ -168,7 +168,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                         balances
                             .get()
                             .into_iter()
-                            .map(|(account, balance)| balance_entry("balance-", account, balance))
+                            .map(|(account, balance)| balance_entry(ctl, "balance-", account, balance))
                             .collect_view()
                     }}
                 </dl>
@@ -182,7 +182,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             <dl class="balances naive" data-testid="naive-balances">
                                 {balances
                                     .into_iter()
-                                    .map(|(account, balance)| balance_entry("naive-balance-", account, balance))
+                                    .map(|(account, balance)| balance_entry(ctl, "naive-balance-", account, balance))
                                     .collect_view()}
                             </dl>
                         }
@@ -220,8 +220,8 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                                     " · "
                                                     <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
                                                 </td>
-                                                <td class="num">{r.points}</td>
-                                                <td class="num">{r.balance}</td>
+                                                <td class="num">{texts().num(r.points)}</td>
+                                                <td class="num">{texts().num(r.balance)}</td>
                                             </tr>
                                         }
                                     })
@@ -308,7 +308,7 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                     <dl class="balances compact">
                         {balances
                             .into_iter()
-                            .map(|(account, balance)| balance_entry("balance-2-", account, balance))
+                            .map(|(account, balance)| balance_entry(ctl, "balance-2-", account, balance))
                             .collect_view()}
                     </dl>
                 }
@@ -329,11 +329,11 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                                         " · "
                                         <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
                                         " · "
-                                        <bdi dir="ltr" class="num">"+" {r.points}</bdi>
+                                        <bdi dir="ltr" class="num">"+" {texts().num(r.points)}</bdi>
                                         " · "
                                         <span>{move || texts().receipt_balance}</span>
                                         ": "
-                                        <bdi dir="ltr" class="num">{r.balance}</bdi>
+                                        <bdi dir="ltr" class="num">{texts().num(r.balance)}</bdi>
                                     </li>
                                 }
                             })
@@ -349,11 +349,16 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
 
 /// One account's balance in a balance list; `prefix` makes its test id
 /// (`balance-`, `naive-balance-`, `balance-2-`).
-fn balance_entry(prefix: &'static str, account: String, balance: i32) -> impl IntoView {
+fn balance_entry(
+    ctl: Controller,
+    prefix: &'static str,
+    account: String,
+    balance: i32,
+) -> impl IntoView {
     view! {
         <div class="balance">
             <dt><bdi dir="ltr">{visible(&account).into_owned()}</bdi></dt>
-            <dd data-testid=format!("{prefix}{account}") dir="ltr">{balance}</dd>
+            <dd data-testid=format!("{prefix}{account}") dir="ltr">{move || ctl.lang.get().texts().num(balance)}</dd>
         </div>
     }
 }

@@ -397,7 +397,10 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
     // Each cell is a label and an optional number set apart for right-to-left
     // text: plain strings, not a view per case, keep the row's code small.
     let (store_label, store_number) = match &says.store {
-        StoreSays::Applied { points } => (t.store_applied.to_string(), Some(format!("+{points}"))),
+        StoreSays::Applied { points } => (
+            t.store_applied.to_string(),
+            Some(format!("+{}", t.num(points))),
+        ),
         StoreSays::Replayed => (t.store_replayed.to_string(), None),
         StoreSays::Rejected(e) => (
             format!("{}: {}", t.store_rejected, t.grant_error_short(e)),
@@ -435,9 +438,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
     let (caller_label, caller_number) = match &says.caller {
         CallerSays::Queue => (t.caller_queue.to_string(), None),
         CallerSays::Waiting => (t.caller_waiting.to_string(), None),
-        CallerSays::Receipt { balance } => {
-            (t.caller_receipt.to_string(), Some(balance.to_string()))
-        }
+        CallerSays::Receipt { balance } => (t.caller_receipt.to_string(), Some(t.num(balance))),
         CallerSays::Timeout => (t.caller_timeout.to_string(), None),
         CallerSays::ProcessEnded => (t.caller_process_ended.to_string(), None),
         CallerSays::Error(e) => (
@@ -482,7 +483,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
             data-broke=broke_codes
             class=format!("row {}", outcome.code())
         >
-            <td class="num id">{row.attempt.id}</td>
+            <td class="num id">{t.num(row.attempt.id)}</td>
             // Which request, and which attempt at it: one cell, so the columns that
             // carry the lesson keep their room on a projector.
             <td class="request" data-label=t.col_request>
@@ -490,7 +491,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
                 <span class="meta">
                     <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
                     " "
-                    <bdi dir="ltr" class="points">"+" {grant.points}</bdi>
+                    <bdi dir="ltr" class="points">"+" {t.num(grant.points)}</bdi>
                 </span>
                 <span class="meta attempt">
                     {match says.attempt {
@@ -549,7 +550,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
             </td>
             // Nothing known yet: the store has not handled it, nobody has heard.
             <td class="num balance" data-label=t.col_balance>
-                <bdi dir="ltr">{if row.balance_known() { row.balance_after.to_string() } else { "—".to_string() }}</bdi>
+                <bdi dir="ltr">{if row.balance_known() { t.num(row.balance_after) } else { "—".to_string() }}</bdi>
             </td>
         </tr>
     }

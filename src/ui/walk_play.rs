@@ -12,7 +12,7 @@ use leptos::task::spawn_local;
 use crate::lab::Millis;
 use crate::walkthrough::{advance, ops, Step};
 
-use super::page_env::now_ms;
+use super::page_env::{self, now_ms};
 use super::walk::Walk;
 
 /// How often the clock moves while a step plays.
@@ -79,8 +79,15 @@ impl Walk {
         }
         self.animating.set(false);
         // The answer's proof is on the timeline now: bring its row into view.
+        // Otherwise the step's first mark, again: rows that arrived while the
+        // step played may have moved it out of view.
         if let Some(proof) = self.take_proof() {
             self.reveal.set(Some(proof));
+        } else {
+            spawn_local(async {
+                TimeoutFuture::new(0).await;
+                page_env::show_first_mark();
+            });
         }
         true
     }

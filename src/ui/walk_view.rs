@@ -10,6 +10,7 @@ use super::controller::{Notice, WalkNotice};
 use super::page_env;
 use super::walk::{Given, Load, Walk};
 use super::walk_keys::KeysHelp;
+use super::walk_overview::SectionsOverview;
 
 const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
 
@@ -69,8 +70,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         let template = text.steps.get(walk.step.get())?.narration.clone();
         let lang = lang();
         Some(walk.with_narrated(|lab| {
-            render(&template, lab.state(), |n| lang.prose_number(n))
-                .unwrap_or_else(|e| format!("({e})"))
+            render(&template, lab.state(), |n| lang.number(n)).unwrap_or_else(|e| format!("({e})"))
         }))
     };
     let select_scenario = move |ev: leptos::ev::Event| {
@@ -101,7 +101,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     };
                     view! {
                         <option value=i.to_string() selected=move || walk.scenario.get() == i>
-                            {format!("{}. {title}{mark}", lang().prose_number(i + 1))}
+                            {format!("{}. {title}{mark}", lang().number(i + 1))}
                         </option>
                     }
                 })
@@ -168,7 +168,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     >
                         {move || {
                             let lang = ctl.lang.get();
-                            format!("{} / {}", lang.prose_number(step()), lang.prose_number(steps()))
+                            format!("{} / {}", lang.number(step()), lang.number(steps()))
                         }}
                     </span>
                 </p>
@@ -278,6 +278,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 </label>
                 <button on:click=move |_| walk.close()>{move || t().close}</button>
             </div>
+            <SectionsOverview walk=walk />
             <div class="walk-progress" role="group" aria-label=move || t().progress>
                 <button on:click=export>{move || t().export_progress}</button>
                 <label class="button file">
@@ -325,10 +326,7 @@ fn CodeView(walk: Walk) -> impl IntoView {
                 class="walk-code"
                 data-testid="code"
                 prop:open=move || open.get()
-                on:toggle=move |ev| {
-                    let details: web_sys::HtmlDetailsElement = event_target(&ev);
-                    open.set(details.open());
-                }
+                on:toggle=page_env::follow_details(open)
             >
                 <summary>{move || t().code} " · " <bdi dir="ltr">{excerpt.file.clone()}</bdi></summary>
                 // Focusable, so a keyboard can scroll a line wider than the panel.
@@ -436,7 +434,7 @@ fn explained(walk: Walk, explain: StoredValue<String>) -> Option<String> {
     let lang = walk.ctl.lang.get();
     Some(
         explain
-            .with_value(|e| render(e, revealed.lab.state(), |n| lang.prose_number(n)))
+            .with_value(|e| render(e, revealed.lab.state(), |n| lang.number(n)))
             .unwrap_or_else(|e| format!("({e})")),
     )
 }
@@ -469,7 +467,7 @@ fn RevealedAnswer(
         .flatten()?;
         let lang = ctl.lang.get();
         let value = match expected {
-            Value::Number(n) => lang.prose_number(n),
+            Value::Number(n) => lang.number(n),
             Value::Code(code) => choices.get(&code).cloned().unwrap_or(code),
         };
         let said = explained(walk, explain)?;

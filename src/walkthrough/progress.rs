@@ -39,6 +39,36 @@ struct File {
     scenarios: BTreeMap<String, ScenarioProgress>,
 }
 
+/// Where a learner stands in one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    NotStarted,
+    /// Stepped as far as `furthest` of its `steps`, not to the end.
+    AtStep {
+        furthest: usize,
+        steps: usize,
+    },
+    /// Walked to its last step; questions or the challenge are left.
+    Walked {
+        questions_left: usize,
+        challenge_left: bool,
+    },
+    /// Walked, every question answered right, the challenge met.
+    Done,
+}
+
+impl Standing {
+    /// For suites and styles: `not-started`, `at-step`, `walked`, `done`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Standing::NotStarted => "not-started",
+            Standing::AtStep { .. } => "at-step",
+            Standing::Walked { .. } => "walked",
+            Standing::Done => "done",
+        }
+    }
+}
+
 /// Why a progress file could not be read. Nothing of it is taken then.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProgressError {
@@ -81,27 +111,49 @@ impl Progress {
     /// Whether the scenario's last step was reached (its questions and
     /// challenge aside).
     pub fn walked(&self, scripts: &Scripts, scenario: &str) -> bool {
-        scripts
-            .scenarios
-            .iter()
-            .find(|s| s.id == scenario)
-            .is_some_and(|script| self.of(scenario).furthest >= script.steps.len())
+        matches!(
+            self.standing(scripts, scenario),
+            Standing::Walked { .. } | Standing::Done
+        )
     }
 
     /// A scenario is done when its last step was reached, every question in it
     /// answered right, and its challenge met.
     pub fn done(&self, scripts: &Scripts, scenario: &str) -> bool {
+        self.standing(scripts, scenario) == Standing::Done
+    }
+
+    /// Where a learner stands in a scenario, for the overview of sections:
+    /// what is finished, and what is left to finish it.
+    pub fn standing(&self, scripts: &Scripts, scenario: &str) -> Standing {
         let Some(script) = scripts.scenarios.iter().find(|s| s.id == scenario) else {
-            return false;
+            return Standing::NotStarted;
         };
         let p = self.of(scenario);
-        let questions = script
+        let steps = script.steps.len();
+        if p.furthest == 0 {
+            return Standing::NotStarted;
+        }
+        if p.furthest < steps {
+            return Standing::AtStep {
+                furthest: p.furthest,
+                steps,
+            };
+        }
+        let questions_left = script
             .steps
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.question.is_some())
-            .all(|(n, _)| p.answered.contains(&(n + 1)));
-        self.walked(scripts, scenario) && questions && p.challenge
+            .filter(|(n, s)| s.question.is_some() && !p.answered.contains(&(n + 1)))
+            .count();
+        if questions_left == 0 && p.challenge {
+            Standing::Done
+        } else {
+            Standing::Walked {
+                questions_left,
+                challenge_left: !p.challenge,
+            }
+        }
     }
 
     /// Takes in what another record holds, losing nothing of either.
