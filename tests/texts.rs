@@ -219,6 +219,13 @@ fn a_message_fills_its_placeholders_by_kind_and_language() {
     assert!(fa
         .say("chart_floor", &[("floor", Arg::Amount(125))])
         .contains("\u{2068}۱۲۵\u{2069}"));
+    // Zero has no sign to keep on its left.
+    assert!(fa
+        .say("chart_floor", &[("floor", Arg::Amount(0))])
+        .contains("\u{2068}۰\u{2069}"));
+    // What a view writes itself, by the same rule.
+    assert_eq!(Lang::Fa.texts().num(-125), "-۱۲۵");
+    assert_eq!(Lang::En.texts().num(10_006), "10006");
     assert_eq!(
         en.say(
             "stress",

@@ -366,6 +366,13 @@ fn a_section_s_standing_is_said_with_what_is_left() {
         }),
         "walked through · 2 questions to answer"
     );
+    assert_eq!(
+        en.standing(Standing::Walked {
+            questions_left: 0,
+            challenge_left: true
+        }),
+        "walked through · the challenge to meet"
+    );
     assert_eq!(en.standing(Standing::Done), "done");
     assert_eq!(en.overview_count(3, 11), "3 of 11 done");
     let fa = Lang::Fa.walk();
