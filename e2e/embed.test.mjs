@@ -61,3 +61,33 @@ test('the host page switches the theme live by message; nobody else can', () =>
     await frame.waitForFunction((light) => getComputedStyle(document.body).backgroundColor === light, LIGHT);
     assert.equal(await frame.locator('html.theme-dark, html.theme-light').count(), 0);
   }));
+
+test('in a sandboxed frame without allow-forms, Send, Enter in a field and a question\'s Check all work', () =>
+  withLab({ query: '?embed=1' }, async (page, lab) => {
+    const docs = await lab.context.newPage();
+    const frameAt = async (query) => {
+      await docs.setContent(`<iframe title="lab" sandbox="allow-scripts allow-same-origin" src="${suite.server.url}${query}" width="900" height="700"></iframe>`);
+      const frame = docs.frames().find((f) => f !== docs.mainFrame());
+      await frame.waitForSelector('body[data-ready="true"]');
+      return frame;
+    };
+    const lab1 = await frameAt('?embed=1&lang=en');
+    await lab1.getByRole('button', { name: 'Send', exact: true }).click();
+    await lab1.locator('[data-testid="timeline"][data-total="1"]').waitFor();
+    await lab1.getByLabel('Key', { exact: true }).fill('order-1043');
+    await lab1.getByLabel('Key', { exact: true }).press('Enter');
+    await lab1.locator('[data-testid="timeline"][data-total="2"]').waitFor();
+    assert.deepEqual(
+      await lab1.locator('[data-testid="timeline-row"] .key').allTextContents(),
+      ['order-1042', 'order-1043'],
+    );
+    // A number question: Enter in its field, and its Check button.
+    const lab2 = await frameAt('?embed=1&lang=en&scenario=s1&step=2');
+    const answer = lab2.getByLabel('Answer', { exact: true });
+    await answer.fill('1');
+    await answer.press('Enter');
+    await lab2.locator('[data-testid="feedback"][data-correct="false"]').waitFor();
+    await answer.fill('200');
+    await lab2.getByRole('button', { name: 'Check', exact: true }).click();
+    await lab2.locator('[data-testid="feedback"][data-correct="true"]').waitFor();
+  }));

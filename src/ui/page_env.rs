@@ -492,3 +492,27 @@ pub fn follow_details(open: leptos::prelude::RwSignal<bool>) -> impl Fn(leptos::
         open.set(details.open());
     }
 }
+
+/// Whether a key press is Enter in a text field, which sends its form. The
+/// page sends it itself rather than by the form's submission, which a
+/// sandboxed frame without `allow-forms` blocks (with no event at all).
+pub fn enter_in_field(ev: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    if ev.key() != "Enter"
+        || ev.is_composing()
+        || ev.shift_key()
+        || ev.ctrl_key()
+        || ev.alt_key()
+        || ev.meta_key()
+    {
+        return false;
+    }
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .is_some_and(|input| {
+            matches!(
+                input.type_().as_str(),
+                "text" | "search" | "number" | "tel" | "url" | "email" | "password"
+            )
+        })
+}

@@ -6,6 +6,7 @@ use crate::core::Language;
 use crate::lab::{parse_points, read_request, Action, FieldError};
 
 use super::controller::{Controller, Notice};
+use super::page_env;
 use super::queue_view::request_parts;
 use super::startup::later;
 
@@ -121,14 +122,18 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
     view! {
         <section class="panel request" aria-labelledby="request-title">
             <h2 id="request-title">{move || texts().request}</h2>
-            // A form, so Enter in a field sends, as a person expects.
+            // Enter in a field sends, as a person expects: the page sends it
+            // itself, so a sandboxed frame without `allow-forms` sends too.
             <form
                 class="request-form"
                 novalidate
-                on:submit=move |ev: leptos::ev::SubmitEvent| {
-                    ev.prevent_default();
-                    send(());
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if page_env::enter_in_field(&ev) {
+                        ev.prevent_default();
+                        send(());
+                    }
                 }
+                on:submit=move |ev: leptos::ev::SubmitEvent| ev.prevent_default()
             >
             <div class="fields">
                 <Field
@@ -168,7 +173,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <p class="hint" id="lose-ack-hint">{move || texts().lose_ack_hint}</p>
             </div>
             <div class="buttons">
-                <button class="primary" type="submit">{move || texts().send}</button>
+                <button class="primary" type="button" on:click=move |_| send(())>{move || texts().send}</button>
                 <button type="button" on:click=retry_same>{move || texts().retry_same}</button>
                 <button type="button" on:click=retry_fresh>{move || texts().retry_fresh}</button>
                 <button type="button" on:click=check_balance>{move || texts().check_balance}</button>

@@ -352,12 +352,16 @@ fn QuestionView(walk: Walk) -> impl IntoView {
         let typed = RwSignal::new(String::new());
         let input = match question.answer {
             Answer::Number { .. } => view! {
+                // Sent by the page itself, so a sandboxed frame sends too.
                 <form
                     class="walk-answer"
-                    on:submit=move |ev| {
-                        ev.prevent_default();
-                        walk.give(typed.get_untracked());
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                        if page_env::enter_in_field(&ev) {
+                            ev.prevent_default();
+                            walk.give(typed.get_untracked());
+                        }
                     }
+                    on:submit=move |ev: leptos::ev::SubmitEvent| ev.prevent_default()
                 >
                     <label for="walk-answer">{move || t().answer}</label>
                     <input
@@ -368,7 +372,7 @@ fn QuestionView(walk: Walk) -> impl IntoView {
                         prop:value=move || typed.get()
                         on:input=move |ev| typed.set(event_target_value(&ev))
                     />
-                    <button type="submit">{move || t().check}</button>
+                    <button type="button" on:click=move |_| walk.give(typed.get_untracked())>{move || t().check}</button>
                 </form>
             }
             .into_any(),
