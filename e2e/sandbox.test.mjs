@@ -28,7 +28,7 @@ const measure = (page) =>
       height: innerHeight,
       width: innerWidth,
       scrollHeight: document.scrollingElement.scrollHeight,
-      send: box(document.querySelector('.request button[type="submit"]')),
+      send: box(document.querySelector('.request .buttons button.primary')),
       stage: box(document.querySelector('[data-testid="stage"]')),
       newest: box(newest),
       newestId: newest?.dataset.attempt,
@@ -60,7 +60,7 @@ for (const lang of ['en', 'fa']) {
   test(`at 1280×800 in ${lang}, Send, the stage and the newest timeline row are in view at once`, () =>
     suite.withLab({ query: `?lang=${lang}`, viewport: SCREEN, settings: 'closed' }, async (page) => {
       assertOneScreen(await measure(page), 'empty');
-      const send = page.locator('.request button[type="submit"]');
+      const send = page.locator('.request .buttons button.primary');
       for (let i = 0; i < 3; i += 1) await send.click();
       await skipToIdle(page);
       let m = await measure(page);
@@ -186,7 +186,7 @@ for (const lang of ['en', 'fa']) {
   test(`embedded in a 756×640 frame in ${lang}: no page scroll, with Send, the stage and the newest row in view; none at 480 px tall either`, () =>
     suite.withLab({ query: `?embed=1&lang=${lang}`, viewport: { width: 756, height: 640 }, settings: 'closed' }, async (page) => {
       assertOneScreen(await measure(page), 'empty');
-      const send = page.locator('.request button[type="submit"]');
+      const send = page.locator('.request .buttons button.primary');
       for (let i = 0; i < 3; i += 1) await send.click();
       await skipToIdle(page);
       const m = await measure(page);
@@ -292,7 +292,7 @@ test("a challenge's banner keeps the sandbox on one screen, nothing covers Send,
     const m = await measure(page);
     assertOneScreen(m, 'in a challenge', { wholeRow: false });
     const uncovered = await page.evaluate(() => {
-      const send = document.querySelector('.request button[type="submit"]');
+      const send = document.querySelector('.request .buttons button.primary');
       const r = send.getBoundingClientRect();
       return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === send;
     });
