@@ -226,3 +226,28 @@ for (const lang of ['en', 'fa']) {
     await assertNoViolations(found, `walkthrough-presenter-${lang}`);
   });
 }
+
+for (const lang of ['en', 'fa']) {
+  const language = lang === 'en' ? 'English' : 'Persian';
+
+  test(`axe: a lesson embed (?embed=1&scenario=) and the embed dialog, in ${language}`, async () => {
+    const found = [];
+    await withAxe({ query: `?embed=1&scenario=s4&step=2&lang=${lang}` }, async (page) => {
+      await page.getByTestId('lesson-title').waitFor();
+      await scanAll(page, `${language}, a lesson embed`, found, { viewports: ['projector', 'phone'] });
+      const steps = SCRIPTS.scenarios.find((s) => s.id === 's4').steps.length;
+      await page.goto(`${suite.server.url}?embed=1&scenario=s4&step=${steps}&lang=${lang}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByTestId('continue-full').waitFor();
+      await scanAll(page, `${language}, a lesson embed's last step`, found, { viewports: ['projector'] });
+      // The full lab's dialog, with a field refused.
+      await page.goto(`${suite.server.url}?lang=${lang}&settings=open`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByTestId('embed-open').click();
+      await page.getByTestId('embed-dialog').waitFor();
+      await page.locator('#embed-height').fill('12');
+      await scanAll(page, `${language}, the embed dialog`, found, { viewports: ['desktop', 'phone'] });
+    });
+    await assertNoViolations(found, `embed-lesson-${lang}`);
+  });
+}

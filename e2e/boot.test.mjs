@@ -104,6 +104,46 @@ test('embedded, the frame is the compact one and the app keeps it so', async () 
   }
 });
 
+test('embedded, before the Wasm: the lab\'s name, its header as the app draws it, and a box that says it is loading', async () => {
+  for (const [lang, loading] of [['en', /The lab is loading/], ['fa', /آزمایشگاه در حال بارگیری است/]]) {
+    const c = { query: `?embed=1&lang=${lang}`, context: { viewport: { width: 700, height: 500 } } };
+    const header = () => [...document.querySelectorAll('h1, .top-actions > *')]
+      .filter((e) => e.getClientRects().length > 0)
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return { text: e.textContent.trim(), box: [r.x, r.y, r.width, r.height].map((n) => Math.round(n)) };
+      });
+    const { page: before, context } = await page(c, { wasm: false });
+    let frame;
+    try {
+      await before.waitForLoadState('load');
+      const note = before.locator('.boot-loading:visible');
+      assert.equal(await note.count(), 1);
+      assert.match(await note.innerText(), loading);
+      frame = await before.evaluate(header);
+      assert.match(frame[1].text, /↗$/, `the header's first action is the full lab's link: ${JSON.stringify(frame)}`);
+    } finally {
+      await context.close();
+    }
+    const { page: after, context: context2 } = await page(c, { slowWasm: true });
+    try {
+      await after.waitForSelector('body[data-ready="true"]');
+      assert.deepEqual(await after.evaluate(header), frame, 'the app draws the same header');
+      assert.deepEqual(await after.evaluate(() => window.__shifts), []);
+    } finally {
+      await context2.close();
+    }
+  }
+  // The full page shows neither.
+  const { page: full, context } = await page({ query: '?lang=en', context: {} }, { wasm: false });
+  try {
+    await full.waitForLoadState('load');
+    assert.equal(await full.locator('.boot-loading:visible, .boot .open-full:visible').count(), 0);
+  } finally {
+    await context.close();
+  }
+});
+
 /** Records, on the page's own thread, how WebAssembly was compiled and started. */
 function recordWasmCalls() {
   window.__wasmCalls = [];

@@ -65,9 +65,11 @@ async function unlessResting(move) {
 async function pickUsable(page, selector, pick) {
   const all = page.locator(selector);
   // Not inert, and shown (presenter mode hides the page's header).
-  const usable = await all.evaluateAll((found) =>
-    found.flatMap((el, i) => (el.closest('[inert]') || !el.checkVisibility() ? [] : [i])),
-  );
+  // Under a modal dialog, only what is in it.
+  const usable = await all.evaluateAll((found) => {
+    const modal = document.querySelector('dialog:modal');
+    return found.flatMap((el, i) => (el.closest('[inert]') || !el.checkVisibility() || (modal && !modal.contains(el)) ? [] : [i]));
+  });
   return all.nth(pick(usable));
 }
 
@@ -97,6 +99,20 @@ test(`monkey: ${SECONDS}s of random input (seed ${SEED}) raises no error`, { tim
     let skipped = 0;
     while (Date.now() < end) {
       const choice = next();
+      if (await page.locator('dialog:modal').count()) {
+        // A modal dialog ("Embed on a page") leaves the page inert: act in it, or close it.
+        if (choice < 0.5) {
+          const inside = 'dialog:modal button, dialog:modal input[type="checkbox"], dialog:modal input[type="radio"]';
+          if (!(await clickIfStillThere(await pickUsable(page, inside, pick)))) skipped += 1;
+        } else if (choice < 0.8) {
+          const field = page.locator('dialog:modal input[type="text"]:visible').first();
+          if (!(await unlessResting(() => field.fill(pick(TEXTS), { timeout: 2000 })))) skipped += 1;
+        } else {
+          await page.keyboard.press('Escape');
+        }
+        moves += 1;
+        continue;
+      }
       if (choice < 0.55) {
         // Buttons that are off say so with aria-disabled (they keep the keyboard focus).
         // Controls resting while the walkthrough shows its script are `inert`.
@@ -125,6 +141,7 @@ test(`monkey: ${SECONDS}s of random input (seed ${SEED}) raises no error`, { tim
       moves += 1;
     }
     // The page must still work after the storm.
+    if (await page.locator('dialog:modal').count()) await page.keyboard.press('Escape');
     if (await walkthroughOpen(page)) await page.getByTestId('walkthrough').locator('.walk-tools button').last().click();
     await page.locator('html.presenter').waitFor({ state: 'detached' });
     await page.locator('button.reset').click();

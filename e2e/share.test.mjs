@@ -68,7 +68,8 @@ test('a permalink opens the same state in a fresh browser', async () => {
     await page.getByRole('button', { name: 'Copy link to this state' }).click();
     link = await page.getByTestId('permalink').inputValue();
   });
-  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/#state=[A-Za-z0-9_-]+$/);
+  // The page's language goes with it, so the link opens as the sharer saw it.
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/\?lang=en#state=[A-Za-z0-9_-]+$/);
   const context = await suite.browser.newContext();
   try {
     const page = await context.newPage();

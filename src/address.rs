@@ -15,6 +15,8 @@
 //!   writes it while it is on; alone, without a scenario, it does nothing.
 //! - `#state=…` is a shared session: it opens in the sandbox, in place of the
 //!   one the browser kept, which can be brought back.
+//! - `?id=…` names an embedded lab's session: each frame keeps its own (see
+//!   [`Address::session_scope`]); the events it tells its host carry it.
 //! - `?theme=light|dark` is read by index.html's boot script alone, before the
 //!   first paint (the app never needs it; see `host_message` for the live
 //!   switch).
@@ -42,6 +44,8 @@ pub struct Address {
     pub presenter: bool,
     /// The token of `#state=…`.
     pub state: Option<String>,
+    /// `?id=`, when given and not empty: the embed's name on its host page.
+    pub id: Option<String>,
 }
 
 /// How a session's token is written into the address, and read from it.
@@ -64,6 +68,32 @@ impl Address {
             walk: first("scenario").map(|scenario| (scenario, first("step"))),
             presenter: matches!(first("presenter").as_deref(), Some("1" | "true")),
             state: hash.strip_prefix(STATE_FRAGMENT).map(str::to_owned),
+            id: first("id").filter(|id| !id.is_empty()),
         }
     }
+
+    /// Which saved session the page keeps, beside its path. The full page
+    /// has one; an embedded lab has one per `?id=`, and without one, one per
+    /// distinct address (query and fragment as the host wrote them, which an
+    /// embed never rewrites), so two frames on a docs site never load or
+    /// overwrite each other's. Short, whatever the address's length.
+    pub fn session_scope(&self, search: &str, hash: &str) -> String {
+        if !self.embed {
+            return "page".to_owned();
+        }
+        match &self.id {
+            Some(id) => format!("embed:id:{:016x}", fnv1a(id.as_bytes())),
+            None => {
+                let address = format!("{search}{hash}");
+                format!("embed:at:{:016x}", fnv1a(address.as_bytes()))
+            }
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: a stable short name for a long text (not a secret).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

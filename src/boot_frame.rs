@@ -24,7 +24,9 @@ pub fn render() -> String {
 }
 
 /// One language's frame: the same elements and classes the app's header and
-/// how-to list have, its buttons disabled until the app takes over.
+/// how-to list have, its buttons disabled until the app takes over. Embedded,
+/// the header is the embed's (its "Open the full lab" where the app's will
+/// be) and the lab's box says it is loading.
 fn frame(lang: Lang) -> String {
     let t = lang.texts();
     let switch: String = Lang::ALL
@@ -55,11 +57,11 @@ fn frame(lang: Lang) -> String {
             r#"    <div class="boot" data-boot="{tag}" lang="{tag}" dir="{dir}" aria-busy="true">"#,
             "\n      ",
             r#"<header class="top"><div class="brand"><h1>{title}</h1><p class="tagline">{tagline}</p></div>"#,
-            r#"<div class="top-actions"><button class="open-walk" disabled>{walk}</button>"#,
+            r#"<div class="top-actions"><span class="open-full boot-embed">{open_full} ↗</span><button class="open-walk" disabled>{walk}</button>"#,
             r#"<div class="lang-switch" role="group" aria-label="{language}">{switch}</div>"#,
             r#"<button class="reset" disabled>{reset}</button></div></header>"#,
             "\n      ",
-            r#"<main class="lab"><ol class="how-to">{steps}</ol>"#,
+            r#"<main class="lab"><ol class="how-to">{steps}</ol><p class="boot-loading boot-embed">{loading}</p>"#,
             r#"<p class="boot-failed" role="alert" hidden>{failed}</p></main>"#,
             "\n    </div>\n"
         ),
@@ -68,6 +70,8 @@ fn frame(lang: Lang) -> String {
         title = escape(t.title),
         tagline = escape(t.tagline),
         walk = escape(lang.walk().open),
+        open_full = escape(t.open_full),
+        loading = escape(t.boot_loading),
         language = escape(t.language),
         switch = switch,
         reset = escape(t.reset),

@@ -6,6 +6,7 @@ pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod boot_frame;
 pub mod core;
+pub mod embed_code;
 pub mod host_message;
 pub mod i18n;
 pub mod lab;

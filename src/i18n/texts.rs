@@ -32,8 +32,11 @@ words!(
     receipts, no_balances, no_receipts, receipt_balance, receipts_table, balance_read,
     balance_read_note, balance_read_refused, fix_fields, dismiss, bring_back, reset_done,
     boot_failed, link_opened, brought_back, clock_stopped, stopped_with_work, other_tab, step, step_hint,
-    language, share, copy_link, link_hint, link_copying, link_copied, link_not_copied, export,
-    import, link_failed, import_failed, saved_failed, not_kept, open_full, newer, older, latest,
+    language, share, copy_link, link_hint, link_copying, link_copied, link_not_copied_framed, link_not_copied, export,
+    import, link_failed, import_failed, saved_failed, not_kept, open_full, popup_blocked,
+    embed_open, embed_title, embed_intro, embed_shows, embed_sandbox, embed_state, embed_lesson,
+    embed_theme, embed_theme_auto, embed_theme_light, embed_theme_dark, embed_full_width,
+    embed_width, embed_height, embed_fit, embed_code, embed_copy, embed_close, boot_loading, newer, older, latest,
     world, speed, speed_paused, skip_to_idle, idle, running, caller_timeout_label,
     processing_time_label, restart, restart_hint, naive, naive_hint, naive_balances, undo, redo,
     move_hour, move_day, move_to_label, move_to, move_to_hint, time_format, time_minutes,
@@ -177,6 +180,20 @@ impl Texts {
             "balance_read_stale",
             &[("balance", Arg::Amount(now.into()))],
         )
+    }
+
+    /// Why a size in the embed dialog was refused.
+    pub fn size_error(&self, error: crate::embed_code::SizeError) -> String {
+        match error {
+            crate::embed_code::SizeError::Field(error) => self.field_error(error),
+            crate::embed_code::SizeError::Range { min, max } => self.say(
+                "session_error.problem.whole",
+                &[
+                    ("min", whole(i128::from(min))),
+                    ("max", whole(i128::from(max))),
+                ],
+            ),
+        }
     }
 
     pub fn field_error(&self, error: FieldError) -> String {

@@ -17,7 +17,7 @@ words!(
     right, wrong, proof, code, deciding, challenge, hint, start_challenge, show_me,
     challenge_pending, challenge_open, leave_challenge, loading, load_failed, done, progress,
     export_progress, import_progress, progress_imported, forked, challenge_started, panels,
-    overview, not_started, challenge_left,
+    overview, not_started, challenge_left, back_to_lesson, continue_full,
 });
 
 /// How many single-key shortcuts the walkthrough lists.

@@ -118,6 +118,9 @@ pub enum Notice {
     Walk(WalkNotice),
     /// The texts of the language asked for did not load: the page stays as it is.
     Language(Lang, String),
+    /// A new tab was asked for and the browser did not open it (a frame
+    /// sandboxed without `allow-popups`, or a popup blocker).
+    PopupBlocked,
 }
 
 /// What the walkthrough has to tell.
@@ -189,6 +192,8 @@ pub struct Controller {
     pub highlight: RwSignal<Option<crate::lab::AttemptId>>,
     /// What proves the walkthrough step's point: marked where it is drawn.
     pub marks: RwSignal<Vec<crate::lab::StagePart>>,
+    /// "Embed on a page" is open (`embed_dialog`); its openers set it.
+    pub embedding: RwSignal<bool>,
     pump_running: StoredValue<bool>,
     /// When the page last drew what a skip did.
     skip_drawn_at: StoredValue<f64>,
@@ -217,6 +222,7 @@ impl Controller {
             drawers: Drawers::new(),
             highlight: RwSignal::new(None),
             marks: RwSignal::new(Vec::new()),
+            embedding: RwSignal::new(false),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),
             replaced: StoredValue::new_local(None),
@@ -316,8 +322,13 @@ impl Controller {
     /// run on. Nothing is lost: the old session, if anything was done in it, can be
     /// brought back from the notice that says what happened.
     pub fn load(self, lab: Lab, by: Replacement) {
+        // The same session again (a frame's shared state, reloaded before the
+        // reader changed it) replaces nothing worth bringing back.
+        let same = self
+            .lab
+            .with_untracked(|now| now.history() == lab.history());
         let old = self.swap(lab);
-        let worth_keeping = !old.history().actions.is_empty();
+        let worth_keeping = !old.history().actions.is_empty() && !same;
         self.replaced.set_value(worth_keeping.then_some(old));
         self.notice.set(match by {
             Replacement::Import(actions) if !worth_keeping => Some(Notice::Imported(actions)),

@@ -7,6 +7,7 @@ mod choice;
 mod controller;
 mod drawer;
 mod drawers;
+mod embed_dialog;
 mod host;
 mod invariant_view;
 mod page_env;
@@ -45,6 +46,7 @@ pub use walk::Walk;
 use callers_view::CallersView;
 use chart_view::ChartView;
 use drawer::ShowAllSettings;
+use embed_dialog::EmbedDialog;
 use invariant_view::InvariantView;
 use queue_view::QueueView;
 use request_form::RequestForm;
@@ -97,7 +99,6 @@ pub fn start() {
         // Same task: the app's header and steps stand where the frame's were,
         // and the browser paints only the app's.
         page_env::remove_boot_frame();
-        host::follow_host();
     });
 }
 
@@ -173,7 +174,11 @@ pub fn App(
             let Some(owner) = owner else { return };
             owner.with(|| {
                 restore_page(ctl, walk);
-                StartUp::run(stage, PANELS, page_env::mark_ready);
+                host::follow_host(ctl, walk);
+                StartUp::run(stage, PANELS, || {
+                    page_env::mark_ready();
+                    host::tell_ready();
+                });
             });
         });
     }
@@ -233,6 +238,7 @@ pub fn App(
                 Notice::StressRunning(p) => t.stress_refused(p.answered, p.total),
                 Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
                 Notice::Language(lang, reason) => t.language_failed(*lang, reason),
+                Notice::PopupBlocked => t.popup_blocked.to_string(),
             };
             let error = notice.is_error();
             let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
@@ -387,6 +393,7 @@ pub fn App(
             </div>
             </Show>
         </main>
+        {(!embed).then(|| view! { <EmbedDialog ctl=ctl walk=walk /> })}
         {notice}
     }
 }
@@ -495,8 +502,12 @@ fn restore_page(ctl: Controller, walk: Walk) {
         ctl.load(lab, Replacement::Link);
     }
     walk.persist();
-    // A deep link into the walkthrough (`?scenario=s3&step=2`).
+    // A deep link into the walkthrough (`?scenario=s3&step=2`); embedded, a
+    // lesson of that scenario alone.
     if let Some((id, step)) = page_env::walk_link() {
+        if page_env::is_embed() {
+            walk.make_lesson();
+        }
         walk.start_from_link(id, step);
     }
     ctl.pump();
@@ -532,19 +543,42 @@ fn restore_page(ctl: Controller, walk: Walk) {
 #[component]
 fn OpenFullLab(ctl: Controller, walk: Walk) -> impl IntoView {
     let href = move || {
+        let lang = ctl.lang.get();
         if walk.open.get() {
-            // Read again when the step changes: the address follows it.
-            let _ = (walk.scenario.get(), walk.step.get());
-            return page_env::full_page().unwrap_or_default();
+            let place = walk.place();
+            let place = place.as_ref().map(|(id, step)| (id.as_str(), *step));
+            return page_env::full_page(lang, place).unwrap_or_default();
         }
         let token = ctl.lab.with(|lab| to_link_token(lab.history()));
-        page_env::permalink(&token).unwrap_or_default()
+        page_env::permalink(&token, lang).unwrap_or_default()
     };
     view! {
-        <a class="open-full" href=href target="_blank" rel="noopener">
+        <a class="open-full" href=href target="_blank" rel="noopener" on:click=new_tab_click(ctl)>
             {move || ctl.lang.get().texts().open_full}
             " ↗"
         </a>
+    }
+}
+
+/// A link's click that opens its new tab itself, so a tab the browser
+/// refuses (a frame sandboxed without `allow-popups` refuses it silently) is
+/// said. A click with a modifier, or not the main button, is the browser's.
+pub(super) fn new_tab_click(ctl: Controller) -> impl Fn(leptos::ev::MouseEvent) + Copy {
+    move |ev| {
+        if ev.button() != 0 || ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key() {
+            return;
+        }
+        let Some(href) = ev
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlAnchorElement>(t).ok())
+            .map(|a| a.href())
+        else {
+            return;
+        };
+        ev.prevent_default();
+        if !page_env::open_in_new_tab(&href) {
+            ctl.notice.set(Some(Notice::PopupBlocked));
+        }
     }
 }
 
@@ -572,11 +606,17 @@ fn LanguageSwitch(ctl: Controller) -> impl IntoView {
 
 /// Shows the page in `lang`, reading its texts first if the page has not yet:
 /// only the first language comes with the page.
-fn switch_language(ctl: Controller, lang: Lang) {
-    let switch = move || {
+pub(super) fn switch_language(ctl: Controller, lang: Lang) {
+    with_language(ctl, lang, move || {
         ctl.lang.set(lang);
         page_env::remember_lang_in_url(lang);
-    };
+    });
+}
+
+/// Runs `then` once `lang`'s texts are here, reading them first if the page
+/// has not yet; a language that cannot be read is said, and `then` not run.
+pub(super) fn with_language(ctl: Controller, lang: Lang, then: impl FnOnce() + 'static) {
+    let switch = then;
     if crate::i18n::is_installed(lang) {
         return switch();
     }

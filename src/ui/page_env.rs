@@ -74,8 +74,13 @@ fn remember_switch(name: &str, value: &str, on: bool) {
 }
 
 /// Rewrites the address's query with `edit`, without reloading; the path and
-/// the hash stay as they are.
+/// the hash stay as they are. Never in an embed: its address is the host's
+/// (which names its session), and nobody sees it there; what the lab shows
+/// is carried by "Open the full lab" instead (see [`full_page`]).
 fn edit_query(edit: impl FnOnce(&web_sys::UrlSearchParams)) {
+    if is_embed() {
+        return;
+    }
     let location = window().location();
     let (Ok(search), Ok(path), Ok(hash)) =
         (location.search(), location.pathname(), location.hash())
@@ -106,6 +111,18 @@ pub fn mark_ready() {
     if let Some(body) = document().body() {
         let _ = body.dataset().set("ready", "true");
     }
+}
+
+/// The window that frames the page; `None` when it is not framed.
+pub fn host_window() -> Option<web_sys::Window> {
+    let parent = window().parent().ok().flatten()?;
+    // Not framed: the window is its own parent, and nobody hosts it.
+    (!js_sys::Object::is(&parent, &window())).then_some(parent)
+}
+
+/// Whether the page is in a frame.
+pub fn is_framed() -> bool {
+    host_window().is_some()
 }
 
 /// `?embed=1`: the compact mode for an iframe on a documentation site, as
@@ -187,8 +204,11 @@ pub fn link_token() -> Option<String> {
     address().state
 }
 
-/// The address of this page as it is, without `embed`, `settings` and a session.
-pub fn full_page() -> Option<String> {
+/// The full lab's address for what this page shows: in `lang`, at the
+/// walkthrough's `place` (scenario id, step from 1) when given, else without
+/// one; and without what says how an embed is shown (`embed`, `settings`,
+/// `id`) or a session.
+pub fn full_page(lang: Lang, place: Option<(&str, usize)>) -> Option<String> {
     let location = window().location();
     let (origin, path, search) = (
         location.origin().ok()?,
@@ -198,19 +218,51 @@ pub fn full_page() -> Option<String> {
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     // How this page is shown, not what it holds: the full page opens as a new
     // visitor sees it.
-    params.delete("embed");
-    params.delete("settings");
+    for name in ["embed", "settings", "id", "scenario", "step"] {
+        params.delete(name);
+    }
+    params.set("lang", lang.tag());
+    if let Some((scenario, step)) = place {
+        params.set("scenario", scenario);
+        params.set("step", &step.to_string());
+    }
     let query = String::from(params.to_string());
-    Some(if query.is_empty() {
-        format!("{origin}{path}")
-    } else {
-        format!("{origin}{path}?{query}")
-    })
+    Some(format!("{origin}{path}?{query}"))
 }
 
-/// The address of this page with `token` as its session, and without `embed`.
-pub fn permalink(token: &str) -> Option<String> {
-    Some(format!("{}{STATE_FRAGMENT}{token}", full_page()?))
+/// The full lab's address with `token` as its session, in `lang`.
+pub fn permalink(token: &str, lang: Lang) -> Option<String> {
+    Some(format!("{}{STATE_FRAGMENT}{token}", full_page(lang, None)?))
+}
+
+/// The lab's own address, without query or fragment: what an embed's
+/// frame loads.
+pub fn lab_base() -> Option<String> {
+    let location = window().location();
+    Some(format!(
+        "{}{}",
+        location.origin().ok()?,
+        location.pathname().ok()?
+    ))
+}
+
+/// `?id=`: an embed's name on its host page.
+pub fn frame_id() -> Option<String> {
+    address().id
+}
+
+/// Opens `url` in a new tab; false when the browser did not (a frame
+/// sandboxed without `allow-popups` gets no window, and no error).
+pub fn open_in_new_tab(url: &str) -> bool {
+    // Not with "noopener", which makes the answer null whether it opened or
+    // not: the new tab is let go of at once instead.
+    match window().open_with_url_and_target(url, "_blank") {
+        Ok(Some(opened)) => {
+            let _ = opened.set_opener(&JsValue::NULL);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Asks the browser to copy `text` to the clipboard; the future says whether it
@@ -223,8 +275,13 @@ pub fn copy_text(text: &str) -> Option<wasm_bindgen_futures::JsFuture> {
         .then(|| wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text)))
 }
 
-/// Drops `#state=…` from the address, so a reload shows the saved session instead.
+/// Drops `#state=…` from the address, so a reload shows the saved session
+/// instead. Not in an embed: there the host's address starts the frame from
+/// its state on every load (the saved session is offered back).
 pub fn forget_link() {
+    if is_embed() {
+        return;
+    }
     let location = window().location();
     let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
         return;
@@ -236,12 +293,17 @@ pub fn forget_link() {
 }
 
 /// Where the session is kept between reloads. Scoped by path, so two labs on one
-/// documentation site do not overwrite each other, and apart for embeds, so an
-/// iframe and the full page at the same address keep their own sessions.
+/// documentation site do not overwrite each other, and by [`Address::session_scope`],
+/// so every embed keeps its own, apart from the full page's.
 fn storage_key() -> String {
-    let path = window().location().pathname().unwrap_or_default();
-    let mode = if is_embed() { "embed" } else { "page" };
-    format!("idempotency-lab:{mode}:{path}")
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let (search, hash) = (
+        location.search().unwrap_or_default(),
+        location.hash().unwrap_or_default(),
+    );
+    let scope = address().session_scope(&search, &hash);
+    format!("idempotency-lab:{scope}:{path}")
 }
 
 fn storage() -> Option<web_sys::Storage> {

@@ -41,7 +41,7 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
     let link_runs = StoredValue::new(0_u64);
     let make_link = move |_| {
         let token = ctl.lab.with_untracked(|lab| to_link_token(lab.history()));
-        let url = page_env::permalink(&token);
+        let url = page_env::permalink(&token, ctl.lang.get_untracked());
         copied.set(None);
         if let Some(url) = &url {
             // A page (or iframe) without clipboard permission still shows the
@@ -91,6 +91,7 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
                     {move || texts().import}
                     <input type="file" accept=".json,application/json" on:change=import data-testid="import" />
                 </label>
+                {(!page_env::is_embed()).then(|| view! { <super::embed_dialog::EmbedOpener ctl=ctl /> })}
             </div>
             {move || {
                 link.get()
@@ -109,6 +110,8 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
                                 {move || match copied.get() {
                                     None => texts().link_copying,
                                     Some(true) => texts().link_copied,
+                                    // In a frame, the permission its page must give.
+                                    Some(false) if page_env::is_framed() => texts().link_not_copied_framed,
                                     Some(false) => texts().link_not_copied,
                                 }}
                             </p>

@@ -19,7 +19,8 @@ use crate::walkthrough::{
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
-use super::page_env;
+use super::{host, page_env};
+use crate::host_message::LabEvent;
 
 /// Where the walkthrough's files are, beside the page.
 const SCRIPTS_URL: &str = "walkthrough/scenarios.json";
@@ -93,6 +94,9 @@ pub struct Walk {
     pending_presenter: StoredValue<bool>,
     /// Progress is read from and kept in the browser (not in tests).
     persist: StoredValue<bool>,
+    /// An embed of one scenario (`?embed=1&scenario=…`): its steps alone, and
+    /// the rest of the lab in a new tab.
+    lesson: StoredValue<bool>,
     progress_read: StoredValue<bool>,
 }
 
@@ -131,8 +135,19 @@ impl Walk {
             pending: StoredValue::new(None),
             pending_presenter: StoredValue::new(false),
             persist: StoredValue::new(false),
+            lesson: StoredValue::new(false),
             progress_read: StoredValue::new(false),
         }
+    }
+
+    /// Makes the walkthrough a lesson: one scenario's steps, nothing else.
+    pub fn make_lesson(self) {
+        self.lesson.set_value(true);
+    }
+
+    /// Whether the walkthrough is a lesson (see `make_lesson`).
+    pub fn lesson(self) -> bool {
+        self.lesson.get_value()
     }
 
     /// Keeps progress and the shortcuts setting in the browser from now on.
@@ -241,10 +256,15 @@ impl Walk {
 
     /// Opens the walkthrough where it was (the first step the first time).
     pub fn start(self) {
-        let place = (self.scenario.get_untracked(), self.step.get_untracked());
-        let id = format!("s{}", place.0 + 1);
-        self.pending
-            .set_value(Some((id, Some((place.1 + 1).to_string()))));
+        self.go_to_step(None, self.step.get_untracked() as u64 + 1);
+    }
+
+    /// Opens a step (from 1) of the scenario named, or of the one on show,
+    /// once the files are here; as a deep link, one the walkthrough lacks is
+    /// said and changes nothing.
+    pub fn go_to_step(self, scenario: Option<String>, step: u64) {
+        let id = scenario.unwrap_or_else(|| format!("s{}", self.scenario.get_untracked() + 1));
+        self.pending.set_value(Some((id, Some(step.to_string()))));
         self.ensure_loaded(self.ctl.lang.get_untracked());
     }
 
@@ -347,6 +367,10 @@ impl Walk {
             let id = &content.scripts.scenarios[scenario].id;
             self.progress.update(|p| p.saw(id, step + 1));
             page_env::remember_walk_in_url(Some((id, step + 1)));
+            host::tell(&LabEvent::Step {
+                scenario: id.clone(),
+                step: step + 1,
+            });
             let script = &content.scripts.scenarios[scenario].steps[step];
             // Autoplay stops at a question, so the class can answer it.
             if script.question.is_some() {
@@ -570,6 +594,25 @@ impl Walk {
         Some(self.ctl.lab.with(|lab| met(checks, lab.state())))
     }
 
+    /// The step on show: its scenario's id and its number from 1.
+    pub fn place(self) -> Option<(String, usize)> {
+        let content = self.content()?;
+        let id = content
+            .scripts
+            .scenarios
+            .get(self.scenario.get())?
+            .id
+            .clone();
+        Some((id, self.step.get() + 1))
+    }
+
+    /// The id of the scenario whose challenge is running (`s4`).
+    pub fn challenge_id(self) -> Option<String> {
+        let scenario = self.challenge.get_untracked()?;
+        let content = self.content_untracked()?;
+        Some(content.scripts.scenarios.get(scenario)?.id.clone())
+    }
+
     /// Judges an answer to the current step's question.
     pub fn give(self, given: String) {
         let Some(content) = self.content_untracked() else {
@@ -580,9 +623,16 @@ impl Walk {
             return;
         };
         let verdict = judge(&expected, &given);
+        let id = &content.scripts.scenarios[scenario].id;
         if verdict == Ok(true) {
-            let id = &content.scripts.scenarios[scenario].id;
             self.progress.update(|p| p.answered(id, step + 1));
+        }
+        if let Ok(correct) = verdict {
+            host::tell(&LabEvent::Answered {
+                scenario: id.clone(),
+                step: step + 1,
+                correct,
+            });
         }
         self.given.set(Some(Given {
             answer: given,
@@ -638,8 +688,12 @@ impl Walk {
         self.next();
     }
 
-    /// From a section's end to the next section's first step.
+    /// From a section's end to the next section's first step (not in a
+    /// lesson, which is one section).
     pub fn next_section(self) {
+        if self.lesson() {
+            return;
+        }
         self.playing.set(false);
         let next = self.scenario.get_untracked() + 1;
         if self

@@ -84,7 +84,7 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
             (" ", _) => walk.toggle_play(),
             (_, "KeyR") => walk.restart(),
             (_, "KeyS") => walk.finish(),
-            (_, "KeyP") => walk.presenter.update(|p| *p = !*p),
+            (_, "KeyP") if !walk.lesson() => walk.presenter.update(|p| *p = !*p),
             ("?" | "؟", _) => walk.help.set(true),
             _ => return,
         }

@@ -64,6 +64,29 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     // At a section's end the way on is the next section (none after the last).
     let next_section = move || at_end() && walk.scenario.get() + 1 < scenario_count();
     let next_button = NodeRef::<leptos::html::Button>::new();
+    // A lesson (an embed of one scenario) shows that scenario's steps alone:
+    // no other section, no sandbox; the full lab opens in a new tab.
+    let lesson = walk.lesson();
+    let title = move || {
+        let content = content()?;
+        let (_, text) = content.scenario(walk.scenario.get())?;
+        Some(text.title.clone())
+    };
+    // The full lab at the next section (at this step after the last one).
+    let continue_href = move || {
+        let content = content()?;
+        let next = walk.scenario.get() + 1;
+        let place = match content.scripts.scenarios.get(next) {
+            Some(script) => (script.id.clone(), 1),
+            None => walk.place()?,
+        };
+        page_env::full_page(lang(), Some((&place.0, place.1)))
+    };
+    // The full lab's sandbox with the step's lab in it.
+    let try_href = move || {
+        let token = ctl.lab.with(|lab| crate::lab::to_link_token(lab.history()));
+        page_env::permalink(&token, lang())
+    };
     let narration = move || {
         let content = content()?;
         let (_, text) = content.scenario(walk.scenario.get())?;
@@ -147,12 +170,19 @@ fn WalkBody(walk: Walk) -> impl IntoView {
             <section class="panel walk walk-main" aria-labelledby="walk-title">
                 <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
             <div class="walk-head">
-                <div class="choice walk-section">
-                    <label for="walk-scenario">{move || t().section}</label>
-                    <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
-                        {options}
-                    </select>
-                </div>
+                {if lesson {
+                    view! { <p class="walk-lesson-title" data-testid="lesson-title">{title}</p> }.into_any()
+                } else {
+                    view! {
+                        <div class="choice walk-section">
+                            <label for="walk-scenario">{move || t().section}</label>
+                            <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                                {options}
+                            </select>
+                        </div>
+                    }
+                    .into_any()
+                }}
                 <p class="walk-where">
                     <span class="walk-section-of">
                         {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
@@ -188,7 +218,20 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 <button class="primary" node_ref=next_button on:click=move |_| walk.step_forward() aria-disabled=move || at_end().to_string()>
                     {move || t().next}
                 </button>
-                {move || next_section().then(|| view! {
+                {move || (lesson && at_end()).then(|| view! {
+                    <a
+                        class="button primary"
+                        data-testid="continue-full"
+                        href=continue_href
+                        target="_blank"
+                        rel="noopener"
+                        on:click=super::new_tab_click(ctl)
+                    >
+                        {move || t().continue_full}
+                        " ↗"
+                    </a>
+                })}
+                {move || (!lesson && next_section()).then(|| view! {
                     <button
                         class="primary"
                         data-testid="next-section"
@@ -242,13 +285,26 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                             .collect_view()}
                     </select>
                 </div>
-                <button on:click=move |_| walk.fork()>{move || t().try_it}</button>
-                <button
-                    aria-pressed=move || walk.presenter.get().to_string()
-                    on:click=move |_| walk.presenter.update(|p| *p = !*p)
-                >
-                    {move || t().presenter}
-                </button>
+                {if lesson {
+                    view! {
+                        <a class="button" href=try_href target="_blank" rel="noopener" on:click=super::new_tab_click(ctl)>
+                            {move || t().try_it}
+                            " ↗"
+                        </a>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <button on:click=move |_| walk.fork()>{move || t().try_it}</button>
+                        <button
+                            aria-pressed=move || walk.presenter.get().to_string()
+                            on:click=move |_| walk.presenter.update(|p| *p = !*p)
+                        >
+                            {move || t().presenter}
+                        </button>
+                    }
+                    .into_any()
+                }}
                 <button on:click=move |_| walk.help.set(true) aria-haspopup="dialog">
                     {move || t().keys}
                 </button>
@@ -276,16 +332,19 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     />
                     <span class="switch-label">{move || t().everything}</span>
                 </label>
-                <button on:click=move |_| walk.close()>{move || t().close}</button>
+                {(!lesson && !page_env::is_embed()).then(|| view! { <super::embed_dialog::EmbedOpener ctl=ctl /> })}
+                {(!lesson).then(|| view! { <button on:click=move |_| walk.close()>{move || t().close}</button> })}
             </div>
-            <SectionsOverview walk=walk />
-            <div class="walk-progress" role="group" aria-label=move || t().progress>
-                <button on:click=export>{move || t().export_progress}</button>
-                <label class="button file">
-                    {move || t().import_progress}
-                    <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
-                </label>
-            </div>
+            {(!lesson).then(|| view! {
+                <SectionsOverview walk=walk />
+                <div class="walk-progress" role="group" aria-label=move || t().progress>
+                    <button on:click=export>{move || t().export_progress}</button>
+                    <label class="button file">
+                        {move || t().import_progress}
+                        <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
+                    </label>
+                </div>
+            })}
             <KeysHelp walk=walk />
     </div>
         }
@@ -604,9 +663,14 @@ pub fn ChallengeBanner(walk: Walk) -> impl IntoView {
                         {move || t().hint}
                     </button>
                     <button on:click=move |_| walk.show_me()>{move || t().show_me}</button>
+                    // A lesson's challenge ends back in the lesson, never in a
+                    // free sandbox.
                     <button on:click=move |_| {
                         walk.challenge.set(None);
-                    }>{move || t().leave_challenge}</button>
+                        if walk.lesson() {
+                            walk.start();
+                        }
+                    }>{move || if walk.lesson() { t().back_to_lesson } else { t().leave_challenge }}</button>
                 </div>
                 {move || walk.hint.get().then(|| view! { <p class="hint">{hint.clone()}</p> })}
             </section>

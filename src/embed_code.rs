@@ -1,0 +1,143 @@
+//! The snippet a docs author pastes to embed the lab, as the full lab's
+//! "Embed" dialog writes it: an `<iframe>` sized by attributes (a host's strict
+//! Content-Security-Policy drops an inline `style`), and, when asked, the host
+//! script that gives the frame its content's height (the README shows the same
+//! script; a test holds the two together).
+
+use crate::host_message::Theme;
+use crate::i18n::Lang;
+
+/// What the frame shows, each a view with an address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedView {
+    /// A new, empty sandbox.
+    Sandbox,
+    /// A lesson: one scenario of the walkthrough, from a step (from 1).
+    Lesson { scenario: String, step: usize },
+    /// A shared session: the sandbox as a permalink's token holds it.
+    State { token: String },
+}
+
+/// The frame's width: the docs column's, or a fixed one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    Full,
+    Pixels(u32),
+}
+
+/// The heights the dialog takes: the lab works in any frame from the lower
+/// one, and the upper one is more than any screen.
+pub const HEIGHTS: std::ops::RangeInclusive<u32> = 480..=4000;
+/// The widths the dialog takes in pixels: the phone's column up to a wide page.
+pub const WIDTHS: std::ops::RangeInclusive<u32> = 320..=2400;
+
+/// The host script that sizes every lab frame on a page to its content; the
+/// lab's origin takes the place of `{origin}`.
+pub const HOST_SCRIPT: &str = "<script>
+  const LAB_ORIGINS = ['{origin}']; // where the lab is served from
+  addEventListener('message', (event) => {
+    if (!LAB_ORIGINS.includes(event.origin) || event.data?.type !== 'idempotency-lab:resize') return;
+    for (const frame of document.querySelectorAll('iframe')) {
+      if (frame.contentWindow === event.source) frame.height = String(event.data.height);
+    }
+  });
+</script>";
+
+/// Everything the snippet says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedCode {
+    /// The lab's address without query or fragment (`https://host/docs/lab/`).
+    pub base: String,
+    pub view: EmbedView,
+    pub lang: Lang,
+    pub theme: Theme,
+    pub width: Width,
+    pub height: u32,
+    /// Adds the host script, so the frame takes its content's height.
+    pub fit_content: bool,
+    /// The frame's title, for screen readers (the lab's name in its language).
+    pub title: String,
+}
+
+impl EmbedCode {
+    /// The frame's address: `embed=1`, the language, the theme unless it
+    /// follows the system, the lesson's place, the shared state.
+    pub fn src(&self) -> String {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query.append_pair("embed", "1");
+        query.append_pair("lang", self.lang.tag());
+        if self.theme != Theme::Auto {
+            query.append_pair("theme", self.theme.code());
+        }
+        if let EmbedView::Lesson { scenario, step } = &self.view {
+            query.append_pair("scenario", scenario);
+            query.append_pair("step", &step.to_string());
+        }
+        let fragment = match &self.view {
+            EmbedView::State { token } => format!("{}{token}", crate::address::STATE_FRAGMENT),
+            _ => String::new(),
+        };
+        format!("{}?{}{fragment}", self.base, query.finish())
+    }
+
+    /// The lab's origin (`https://host`), which the host script checks.
+    pub fn origin(&self) -> &str {
+        let after_scheme = self.base.find("://").map_or(0, |i| i + 3);
+        let end = self.base[after_scheme..]
+            .find('/')
+            .map_or(self.base.len(), |i| after_scheme + i);
+        &self.base[..end]
+    }
+
+    /// The snippet: the frame, then the host script when asked for.
+    pub fn snippet(&self) -> String {
+        let width = match self.width {
+            Width::Full => "100%".to_owned(),
+            Width::Pixels(px) => px.to_string(),
+        };
+        let frame = format!(
+            "<iframe src=\"{}\" title=\"{}\"\n        width=\"{width}\" height=\"{}\" allow=\"clipboard-write\" loading=\"lazy\"></iframe>",
+            attribute(&self.src()),
+            attribute(&self.title),
+            self.height,
+        );
+        if self.fit_content {
+            format!(
+                "{frame}\n{}",
+                HOST_SCRIPT.replace("{origin}", self.origin())
+            )
+        } else {
+            frame
+        }
+    }
+}
+
+/// A value as an HTML attribute's, between double quotes.
+fn attribute(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Why a size was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeError {
+    /// Not a whole number at all.
+    Field(crate::lab::FieldError),
+    /// A whole number outside what the dialog takes.
+    Range { min: u32, max: u32 },
+}
+
+/// Reads a size the person typed: a whole number in `range`, or why not.
+pub fn read_size(text: &str, range: &std::ops::RangeInclusive<u32>) -> Result<u32, SizeError> {
+    let value = crate::lab::parse_whole(text).map_err(SizeError::Field)?;
+    u32::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or(SizeError::Range {
+            min: *range.start(),
+            max: *range.end(),
+        })
+}

@@ -1,0 +1,270 @@
+//! "Embed on a page": a dialog in the full lab that writes the snippet a docs
+//! author pastes, for the view on show (a new sandbox, this lab as it is, or
+//! the walkthrough's section from its step), in a language, a theme and a
+//! size; written by `embed_code::EmbedCode`.
+
+use leptos::prelude::*;
+
+use crate::embed_code::{read_size, EmbedCode, EmbedView, Width, HEIGHTS, WIDTHS};
+use crate::host_message::Theme;
+use crate::i18n::Lang;
+use crate::lab::to_link_token;
+
+use super::controller::Controller;
+use super::page_env;
+use super::walk::Walk;
+
+/// Which view the frame shows, as the dialog's radio buttons name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shows {
+    Sandbox,
+    State,
+    Lesson,
+}
+
+/// What the dialog read when it opened: the lab and the step on show then,
+/// so the code does not change under the author's hands while time plays.
+#[derive(Clone, Default)]
+struct Opened {
+    token: String,
+    place: Option<(String, usize)>,
+}
+
+#[component]
+pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
+    let t = move || ctl.lang.get().texts();
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    let opened = RwSignal::new(Opened::default());
+    let shows = RwSignal::new(Shows::Sandbox);
+    let lang = RwSignal::new(ctl.lang.get_untracked());
+    let theme = RwSignal::new(Theme::Auto);
+    let full_width = RwSignal::new(true);
+    let width = RwSignal::new("720".to_string());
+    let height = RwSignal::new("640".to_string());
+    let fit = RwSignal::new(true);
+    let copied = RwSignal::new(None::<bool>);
+
+    // Opened by its openers (the share panel's, the walkthrough's tools'),
+    // with what is on show at that moment.
+    let open = move || {
+        let token = ctl.lab.with_untracked(|lab| to_link_token(lab.history()));
+        let worked = ctl
+            .lab
+            .with_untracked(|lab| !lab.history().actions.is_empty());
+        let place = walk.open.get_untracked().then(|| walk.place()).flatten();
+        shows.set(if place.is_some() {
+            Shows::Lesson
+        } else if worked {
+            Shows::State
+        } else {
+            Shows::Sandbox
+        });
+        opened.set(Opened { token, place });
+        lang.set(ctl.lang.get_untracked());
+        copied.set(None);
+        if let Some(dialog) = dialog.get_untracked() {
+            let _ = dialog.show_modal();
+        }
+    };
+    Effect::new(move |_| {
+        if ctl.embedding.get() && dialog.get().is_some_and(|d| !d.open()) {
+            open();
+        }
+    });
+    let close = move |_| {
+        if let Some(dialog) = dialog.get_untracked() {
+            dialog.close();
+        }
+    };
+
+    let width_px = Memo::new(move |_| width.with(|w| read_size(w, &WIDTHS)));
+    let width_read = Memo::new(move |_| {
+        if full_width.get() {
+            Ok(Width::Full)
+        } else {
+            width_px.get().map(Width::Pixels)
+        }
+    });
+    let height_read = Memo::new(move |_| height.with(|h| read_size(h, &HEIGHTS)));
+    // The code for what the dialog holds; a size it refuses leaves the last
+    // good code as it was (the field says why).
+    let code = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let (Ok(width), Ok(height)) = (width_read.get(), height_read.get()) else {
+            return;
+        };
+        let Some(base) = page_env::lab_base() else {
+            return;
+        };
+        let view = opened.with(|o| match shows.get() {
+            Shows::Sandbox => EmbedView::Sandbox,
+            Shows::State => EmbedView::State {
+                token: o.token.clone(),
+            },
+            Shows::Lesson => match &o.place {
+                Some((scenario, step)) => EmbedView::Lesson {
+                    scenario: scenario.clone(),
+                    step: *step,
+                },
+                None => EmbedView::Sandbox,
+            },
+        });
+        let lang = lang.get();
+        code.set(
+            EmbedCode {
+                base,
+                view,
+                lang,
+                theme: theme.get(),
+                width,
+                height,
+                fit_content: fit.get(),
+                title: lang.texts().title.to_string(),
+            }
+            .snippet(),
+        );
+        copied.set(None);
+    });
+    let copy = move |_| {
+        let text = code.get_untracked();
+        copied.set(None);
+        match page_env::copy_text(&text) {
+            Some(done) => leptos::task::spawn_local(async move {
+                let ok = done.await.is_ok();
+                copied.set(Some(ok));
+            }),
+            None => copied.set(Some(false)),
+        }
+    };
+
+    let choice = move |value: Shows, label: fn(Lang) -> &'static str| {
+        view! {
+            <label class="embed-choice">
+                <input
+                    type="radio"
+                    name="embed-shows"
+                    prop:checked=move || shows.get() == value
+                    on:change=move |_| shows.set(value)
+                />
+                <span>{move || label(ctl.lang.get())}</span>
+            </label>
+        }
+    };
+    let size_field = move |id: &'static str,
+                           label: fn(Lang) -> &'static str,
+                           text: RwSignal<String>,
+                           read: Memo<Result<u32, crate::embed_code::SizeError>>,
+                           off: Signal<bool>| {
+        let error_id = format!("{id}-error");
+        // A field not in use (the column's width chosen) has nothing to say.
+        let error = move || {
+            (!off.get())
+                .then(|| read.get().err())
+                .flatten()
+                .map(|e| ctl.lang.get().texts().size_error(e))
+        };
+        view! {
+            // Out of the way while it is not in use.
+            <div class="field" hidden=move || off.get()>
+                <label for=id>{move || label(ctl.lang.get())}</label>
+                <input
+                    id=id
+                    type="text"
+                    inputmode="numeric"
+                    dir="ltr"
+                    prop:value=move || text.get()
+                    aria-invalid=move || error().is_some().to_string()
+                    aria-describedby=error_id.clone()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                />
+                <p class="field-error" id=error_id role="status">{error}</p>
+            </div>
+        }
+    };
+
+    view! {
+        <dialog
+            class="embed-dialog"
+            node_ref=dialog
+            aria-labelledby="embed-title"
+            data-testid="embed-dialog"
+            on:close=move |_| ctl.embedding.set(false)
+        >
+            <h2 id="embed-title">{move || t().embed_title}</h2>
+            <p class="hint">{move || t().embed_intro}</p>
+            <fieldset>
+                <legend>{move || t().embed_shows}</legend>
+                {choice(Shows::Sandbox, |l| l.texts().embed_sandbox)}
+                {choice(Shows::State, |l| l.texts().embed_state)}
+                {move || opened.with(|o| o.place.is_some()).then(|| choice(Shows::Lesson, |l| l.texts().embed_lesson))}
+            </fieldset>
+            <div class="embed-row">
+                <div class="field">
+                    <label for="embed-lang">{move || t().language}</label>
+                    <select id="embed-lang" on:change=move |ev| {
+                        // The frame's title is in its language: read first if
+                        // the page has not yet.
+                        if let Some(l) = Lang::from_tag(&event_target_value(&ev)) {
+                            super::with_language(ctl, l, move || lang.set(l));
+                        }
+                    }>
+                        {Lang::ALL.into_iter().map(|l| view! {
+                            <option value=l.tag() lang=l.tag() selected=move || lang.get() == l>{l.name()}</option>
+                        }).collect_view()}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="embed-theme">{move || t().embed_theme}</label>
+                    <select id="embed-theme" on:change=move |ev| {
+                        if let Some(th) = Theme::parse(&event_target_value(&ev)) {
+                            theme.set(th);
+                        }
+                    }>
+                        {Theme::ALL.into_iter().map(|th| {
+                            let name = move || {
+                                let t = ctl.lang.get().texts();
+                                match th {
+                                    Theme::Auto => t.embed_theme_auto,
+                                    Theme::Light => t.embed_theme_light,
+                                    Theme::Dark => t.embed_theme_dark,
+                                }
+                            };
+                            view! { <option value=th.code() selected=move || theme.get() == th>{name}</option> }
+                        }).collect_view()}
+                    </select>
+                </div>
+            </div>
+            <label class="switch">
+                <input type="checkbox" prop:checked=move || full_width.get() on:change=move |ev| full_width.set(event_target_checked(&ev)) />
+                <span class="switch-label">{move || t().embed_full_width}</span>
+            </label>
+            <div class="embed-row">
+                {size_field("embed-width", |l| l.texts().embed_width, width, width_px, Signal::derive(move || full_width.get()))}
+                {size_field("embed-height", |l| l.texts().embed_height, height, height_read, Signal::derive(|| false))}
+            </div>
+            <label class="switch">
+                <input type="checkbox" prop:checked=move || fit.get() on:change=move |ev| fit.set(event_target_checked(&ev)) />
+                <span class="switch-label">{move || t().embed_fit}</span>
+            </label>
+            <label class="embed-code" for="embed-code">{move || t().embed_code}</label>
+            <textarea id="embed-code" readonly dir="ltr" rows="8" data-testid="embed-snippet" prop:value=move || code.get()></textarea>
+            <p class="hint" role="status" data-testid="embed-copied" data-copied=move || copied.get().map(|c| c.to_string())>
+                {move || copied.get().map(|ok| if ok { t().link_copied } else { t().link_not_copied })}
+            </p>
+            <div class="buttons">
+                <button class="primary" on:click=copy>{move || t().embed_copy}</button>
+                <button on:click=close>{move || t().embed_close}</button>
+            </div>
+        </dialog>
+    }
+}
+
+/// A button that opens "Embed on a page".
+#[component]
+pub fn EmbedOpener(ctl: Controller) -> impl IntoView {
+    view! {
+        <button class="embed-open" data-testid="embed-open" aria-haspopup="dialog" on:click=move |_| ctl.embedding.set(true)>
+            {move || ctl.lang.get().texts().embed_open}
+        </button>
+    }
+}

@@ -1,0 +1,140 @@
+//! The embed dialog's snippet: a frame sized by attributes, its address for
+//! each view, and the README's host script when asked for.
+
+use idempotency_lab::embed_code::{
+    read_size, EmbedCode, EmbedView, SizeError, Width, HEIGHTS, HOST_SCRIPT, WIDTHS,
+};
+use idempotency_lab::host_message::Theme;
+use idempotency_lab::i18n::Lang;
+use idempotency_lab::lab::FieldError;
+
+fn code(view: EmbedView) -> EmbedCode {
+    EmbedCode {
+        base: "https://lab.example.org/docs/lab/".into(),
+        view,
+        lang: Lang::En,
+        theme: Theme::Auto,
+        width: Width::Full,
+        height: 640,
+        fit_content: false,
+        title: "Idempotency Lab".into(),
+    }
+}
+
+#[test]
+fn each_view_has_its_address() {
+    assert_eq!(
+        code(EmbedView::Sandbox).src(),
+        "https://lab.example.org/docs/lab/?embed=1&lang=en"
+    );
+    let lesson = EmbedView::Lesson {
+        scenario: "s4".into(),
+        step: 2,
+    };
+    assert_eq!(
+        code(lesson).src(),
+        "https://lab.example.org/docs/lab/?embed=1&lang=en&scenario=s4&step=2"
+    );
+    let state = EmbedView::State {
+        token: "v3.abc-_".into(),
+    };
+    assert_eq!(
+        code(state).src(),
+        "https://lab.example.org/docs/lab/?embed=1&lang=en#state=v3.abc-_"
+    );
+    // The language and a fixed theme; `auto` is the default and not written.
+    let mut persian_dark = code(EmbedView::Sandbox);
+    persian_dark.lang = Lang::Fa;
+    persian_dark.theme = Theme::Dark;
+    assert_eq!(
+        persian_dark.src(),
+        "https://lab.example.org/docs/lab/?embed=1&lang=fa&theme=dark"
+    );
+    persian_dark.theme = Theme::Light;
+    assert!(persian_dark.src().ends_with("&theme=light"));
+}
+
+#[test]
+fn the_frame_is_sized_by_attributes_and_its_values_are_escaped() {
+    let mut lesson = code(EmbedView::Lesson {
+        scenario: "s4".into(),
+        step: 2,
+    });
+    lesson.title = "Lab \"<1>\"".into();
+    lesson.width = Width::Pixels(720);
+    lesson.height = 900;
+    let snippet = lesson.snippet();
+    assert_eq!(
+        snippet,
+        "<iframe src=\"https://lab.example.org/docs/lab/?embed=1&amp;lang=en&amp;scenario=s4&amp;step=2\" title=\"Lab &quot;&lt;1&gt;&quot;\"\n        width=\"720\" height=\"900\" allow=\"clipboard-write\" loading=\"lazy\"></iframe>"
+    );
+    assert!(!snippet.contains("style"), "no inline style");
+    assert!(!snippet.contains("<script>"));
+    assert!(code(EmbedView::Sandbox)
+        .snippet()
+        .contains("width=\"100%\" height=\"640\""));
+}
+
+#[test]
+fn sized_to_content_the_snippet_adds_the_host_script_for_the_labs_origin() {
+    let mut fit = code(EmbedView::Sandbox);
+    fit.fit_content = true;
+    assert_eq!(fit.origin(), "https://lab.example.org");
+    let snippet = fit.snippet();
+    let (frame, script) = snippet
+        .split_once("\n<script>")
+        .expect("a script after the frame");
+    assert!(frame.ends_with("</iframe>"));
+    assert!(script.contains("const LAB_ORIGINS = ['https://lab.example.org'];"));
+    assert!(!script.contains("{origin}"));
+    // Other origins: a port, and a lab at the host's root.
+    fit.base = "http://127.0.0.1:8080/".into();
+    assert_eq!(fit.origin(), "http://127.0.0.1:8080");
+    fit.base = "https://lab.example.org".into();
+    assert_eq!(fit.origin(), "https://lab.example.org");
+}
+
+#[test]
+fn the_readme_shows_the_same_host_script() {
+    let readme = include_str!("../README.md");
+    let shown = HOST_SCRIPT.replace("{origin}", "https://lab.example.org");
+    assert!(
+        readme.contains(&shown),
+        "the README's host script is the dialog's:\n{shown}"
+    );
+}
+
+#[test]
+fn a_size_is_a_whole_number_in_its_range_or_refused_with_the_reason() {
+    assert_eq!(read_size("640", &HEIGHTS), Ok(640));
+    assert_eq!(read_size(" 480 ", &HEIGHTS), Ok(480));
+    assert_eq!(read_size("4000", &HEIGHTS), Ok(4000));
+    assert_eq!(read_size("۶۴۰", &HEIGHTS), Ok(640), "Persian digits");
+    let range = SizeError::Range {
+        min: 480,
+        max: 4000,
+    };
+    assert_eq!(read_size("479", &HEIGHTS), Err(range));
+    assert_eq!(read_size("4001", &HEIGHTS), Err(range));
+    assert_eq!(read_size("99999999999999999999999", &HEIGHTS), Err(range));
+    assert_eq!(
+        read_size("", &HEIGHTS),
+        Err(SizeError::Field(FieldError::Empty))
+    );
+    assert_eq!(
+        read_size("64O", &HEIGHTS),
+        Err(SizeError::Field(FieldError::NotANumber))
+    );
+    assert_eq!(
+        read_size("-5", &WIDTHS),
+        Err(SizeError::Field(FieldError::NotANumber))
+    );
+    assert_eq!(read_size("320", &WIDTHS), Ok(320));
+    assert_eq!(
+        read_size("319", &WIDTHS),
+        Err(SizeError::Range {
+            min: 320,
+            max: 2400
+        })
+    );
+}
