@@ -92,6 +92,8 @@ fn sized_to_content_the_snippet_adds_the_host_script_for_the_labs_origin() {
     assert_eq!(fit.origin(), "http://127.0.0.1:8080");
     fit.base = "https://lab.example.org".into();
     assert_eq!(fit.origin(), "https://lab.example.org");
+    fit.base = "https://a.io/lab/".into();
+    assert_eq!(fit.origin(), "https://a.io");
 }
 
 #[test]

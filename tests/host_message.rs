@@ -191,6 +191,14 @@ fn each_embed_keeps_its_own_session_by_its_id_or_else_its_address() {
     assert_ne!(named, sandbox);
     // An empty id is none.
     assert_eq!(Address::parse("?embed=1&id=", "").id, None);
+    // The names are FNV-1a's, 64 bits, in hex: saved sessions are found
+    // under them, so they must not change from one release to the next.
+    assert_eq!(scope("?embed=1&id=a", ""), "embed:id:af63dc4c8601ec8c");
+    assert_eq!(scope("", ""), "page");
+    assert_eq!(
+        scope("?embed=1", ""),
+        format!("embed:at:{:016x}", 0x8686_e120_b2d1_9ca1_u64)
+    );
     // However long the address, the name is short.
     let long = format!("#state={}", "a".repeat(20_000));
     assert!(scope("?embed=1", &long).len() < 40);

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use idempotency_lab::core::{
     CrashPoint, EmailVia, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language,
 };
+use idempotency_lab::embed_code::SizeError;
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{DurableWrites, FieldError, RegrantCause, MAX_FIELD_CHARS};
 use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
@@ -47,6 +48,11 @@ fn the_lab_says_each_value_in_its_place() {
             format!("Too long: at most {MAX_FIELD_CHARS} characters."),
         ),
         (t.field_error(FieldError::TooLarge), "Too large: at most 2147483647.".into()),
+        (
+            t.size_error(SizeError::Range { min: 480, max: 4000 }),
+            "a whole number from 480 to 4000".into(),
+        ),
+        (t.size_error(SizeError::Field(FieldError::TooLarge)), "Too large: at most 2147483647.".into()),
         (
             t.grant_error_short(&GrantError::PayloadMismatch {
                 stored: receipt.clone(),
