@@ -200,6 +200,16 @@ test('where the worker cannot run, the page compiles the same download itself', 
   assert.deepEqual(errors, []);
 });
 
+test('where the worker fails after taking the download, the page compiles the same download itself', async () => {
+  // A worker that reads a little of the download, then gives up.
+  const failing = "onmessage = async ({ data }) => { await data.getReader().read(); postMessage('failed'); };";
+  const { calls, downloads, errors } = await startWith((p) =>
+    p.route('**/compile-wasm.js', (r) => r.fulfill({ contentType: 'text/javascript', body: failing })));
+  assert.deepEqual(calls, ['instantiateStreaming(Response)'], 'the page compiled it');
+  assert.equal(downloads, 1, 'one download, not a second after the worker failed');
+  assert.deepEqual(errors, []);
+});
+
 /** Each panel's place on the page in every frame while the page starts: a panel that moves after it was first painted is recorded. */
 function recordPanelMoves() {
   window.__firstTop = {};

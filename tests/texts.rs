@@ -119,7 +119,7 @@ fn the_code_asks_for_every_english_message_and_for_no_other() {
 }
 
 #[test]
-fn a_translation_uses_only_the_placeholders_the_code_fills() {
+fn a_translation_uses_only_the_placeholders_the_code_fills_and_leaves_out_none() {
     let english = catalog(Lang::En);
     let mut wrong = Vec::new();
     for lang in Lang::ALL {
@@ -132,6 +132,13 @@ fn a_translation_uses_only_the_placeholders_the_code_fills() {
             for name in names(&texts, key).difference(&known) {
                 wrong.push(format!(
                     "{}: `{key}` uses {{{name}}}, which the code does not fill",
+                    lang.tag()
+                ));
+            }
+            // What English tells, every language tells (in some form).
+            for name in known.difference(&names(&texts, key)) {
+                wrong.push(format!(
+                    "{}: `{key}` leaves out {{{name}}}, which English says",
                     lang.tag()
                 ));
             }

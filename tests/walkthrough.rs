@@ -6,8 +6,8 @@ use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{to_json, Action, FieldError, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
-    advance, answer, has_time, judge, met, ops, render, run_step, Answer, Content, ContentError,
-    Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
+    advance, answer, has_time, judge, met, ops, render, reveal, run_step, Answer, Content,
+    ContentError, Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
 };
 use idempotency_lab::GrantPoints;
 
@@ -77,6 +77,12 @@ fn every_step_runs_and_every_text_is_filled_from_the_world() {
                     (answer, value) => panic!("{}: {answer:?} answered by {value:?}", scenario.id),
                 }
                 let revealed = Tour::open(&content.scripts, i, n + 1).unwrap();
+                // One replay for the answer and its explanation: the same
+                // answer, read from the same world as the next step's.
+                let once = reveal(&content.scripts, i, n).unwrap().unwrap();
+                assert_eq!((&once.value, once.proof), (&value, proof));
+                assert_eq!(once.lab.history(), revealed.lab.history());
+                assert_eq!(once.lab.state().now(), revealed.lab.state().now());
                 if let Some(attempt) = proof {
                     assert!(
                         revealed

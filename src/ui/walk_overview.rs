@@ -14,8 +14,9 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
     let lang = move || ctl.lang.get();
     let t = move || lang().walk();
     let open = RwSignal::new(false);
-    // Every section's standing, as the progress kept in this browser says.
-    let standings = move || {
+    // Every section's standing, as the progress kept in this browser says:
+    // worked out once for the count and the list.
+    let standings = Memo::new(move |_| {
         let content = walk.content()?;
         let progress = walk.progress.get();
         Some(
@@ -33,14 +34,16 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
                 })
                 .collect::<Vec<_>>(),
         )
-    };
+    });
     let count = move || {
-        let all = standings().unwrap_or_default();
-        let done = all.iter().filter(|(_, _, s)| *s == Standing::Done).count();
-        t().overview_count(done, all.len())
+        standings.with(|all| {
+            let all = all.as_deref().unwrap_or_default();
+            let done = all.iter().filter(|(_, _, s)| *s == Standing::Done).count();
+            t().overview_count(done, all.len())
+        })
     };
     let items = move || {
-        standings().map(|all| {
+        standings.get().map(|all| {
             all.into_iter()
                 .enumerate()
                 .map(|(i, (id, title, standing))| {

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::walkthrough::{answer, render, Answer, Progress, Value, MAX_PROGRESS_BYTES};
+use crate::walkthrough::{render, Answer, Progress, Standing, Value, MAX_PROGRESS_BYTES};
 
 use super::controller::{Notice, WalkNotice};
 use super::page_env;
@@ -115,12 +115,10 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 .map(|(i, s)| {
                     let title = content.text.scenarios[&s.id].title.clone();
                     // Where a learner stands in each section, at a glance.
-                    let mark = if progress.done(&content.scripts, &s.id) {
-                        format!(" ✓ {done}")
-                    } else if progress.walked(&content.scripts, &s.id) {
-                        format!(" · {walked}")
-                    } else {
-                        String::new()
+                    let mark = match progress.standing(&content.scripts, &s.id) {
+                        Standing::Done => format!(" ✓ {done}"),
+                        Standing::Walked { .. } => format!(" · {walked}"),
+                        Standing::NotStarted | Standing::AtStep { .. } => String::new(),
                     };
                     view! {
                         <option value=i.to_string() selected=move || walk.scenario.get() == i>
@@ -494,12 +492,15 @@ fn explained(walk: Walk, explain: StoredValue<String>) -> Option<String> {
         walk.step.get_untracked() + 1,
     )
     .ok()?;
+    Some(told(walk, explain, &revealed.lab))
+}
+
+/// The explanation told from `lab`, in the page's language.
+fn told(walk: Walk, explain: StoredValue<String>, lab: &crate::lab::Lab) -> String {
     let lang = walk.ctl.lang.get();
-    Some(
-        explain
-            .with_value(|e| render(e, revealed.lab.state(), |n| lang.number(n)))
-            .unwrap_or_else(|e| format!("({e})")),
-    )
+    explain
+        .with_value(|e| render(e, lab.state(), |n| lang.number(n)))
+        .unwrap_or_else(|e| format!("({e})"))
 }
 
 /// "Reveal the answer": the answer in words, its explanation, and the row
@@ -521,7 +522,8 @@ fn RevealedAnswer(
             return None;
         }
         let content = walk.content()?;
-        let (expected, proof) = answer(
+        // One replay gives the answer and the world its explanation tells of.
+        let revealed = crate::walkthrough::reveal(
             &content.scripts,
             walk.scenario.get_untracked(),
             walk.step.get_untracked(),
@@ -529,11 +531,12 @@ fn RevealedAnswer(
         .ok()
         .flatten()?;
         let lang = ctl.lang.get();
-        let value = match expected {
+        let said = told(walk, explain, &revealed.lab);
+        let proof = revealed.proof;
+        let value = match revealed.value {
             Value::Number(n) => lang.number(n),
             Value::Code(code) => choices.get(&code).cloned().unwrap_or(code),
         };
-        let said = explained(walk, explain)?;
         Some(view! {
             <div class="walk-feedback revealed" data-testid="revealed-answer">
                 <p><strong>{t().the_answer} " " <bdi>{value}</bdi></strong> " " {said}</p>

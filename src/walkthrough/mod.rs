@@ -18,4 +18,4 @@ pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError}
 pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, Standing, MAX_PROGRESS_BYTES};
 pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
-pub use tour::{answer, judge, met, run_step, Content, ContentError, Tour};
+pub use tour::{answer, judge, met, reveal, run_step, Content, ContentError, Revealed, Tour};

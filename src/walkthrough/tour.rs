@@ -428,6 +428,23 @@ pub fn answer(
     scenario: usize,
     step: usize,
 ) -> Result<Option<(Value, Option<AttemptId>)>, ContentError> {
+    Ok(reveal(scripts, scenario, step)?.map(|r| (r.value, r.proof)))
+}
+
+/// A question's answer with the lab it was read from (the world after the
+/// next step), which its explanation is told from: one replay for both.
+pub struct Revealed {
+    pub value: Value,
+    pub proof: Option<AttemptId>,
+    pub lab: Lab,
+}
+
+/// As [`answer`], with the lab after the next step.
+pub fn reveal(
+    scripts: &Scripts,
+    scenario: usize,
+    step: usize,
+) -> Result<Option<Revealed>, ContentError> {
     let script = scripts
         .scenarios
         .get(scenario)
@@ -448,7 +465,11 @@ pub fn answer(
         let rows = state.timeline();
         at.index(rows.len()).map(|i| rows[i].attempt.id)
     });
-    Ok(Some((value, proof)))
+    Ok(Some(Revealed {
+        value,
+        proof,
+        lab: revealed.lab,
+    }))
 }
 
 /// Whether the lab meets every check of a challenge. A fact the world has no
