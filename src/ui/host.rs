@@ -21,8 +21,9 @@ const SCROLLERS: &str =
     "main.lab, .column, .columns, .table-scroll, .walk-more, .lab-area > .stage";
 
 thread_local! {
-    /// The frame's parent, and the origin to post to; `None` when not framed.
-    static HOST: RefCell<Option<(web_sys::Window, String)>> = const { RefCell::new(None) };
+    /// The frame's parent, the origin to post to and the frame's `id`, read
+    /// once; `None` when not framed.
+    static HOST: RefCell<Option<Host>> = const { RefCell::new(None) };
     /// The height last told, so the same one is not told twice.
     static TOLD_HEIGHT: Cell<u32> = const { Cell::new(0) };
     /// A measurement is already asked for the next frame.
@@ -30,6 +31,12 @@ thread_local! {
     /// For each mark down the frame, the bottom of its part in the host's
     /// window, or `None` while it is out of it (see `follow_seen_part`).
     static SEEN_BOTTOMS: RefCell<Vec<Option<f64>>> = const { RefCell::new(Vec::new()) };
+}
+
+struct Host {
+    parent: web_sys::Window,
+    origin: String,
+    id: Option<String>,
 }
 
 /// How long changes gather before the height is measured once for them all.
@@ -55,7 +62,13 @@ pub fn follow_host(ctl: Controller, walk: Walk) {
         .and_then(|origin| origin.as_string());
     let referrer = document().referrer();
     let origin = target_origin(ancestor.as_deref(), Some(&referrer));
-    HOST.with(|host| *host.borrow_mut() = Some((parent.clone(), origin)));
+    HOST.with(|host| {
+        *host.borrow_mut() = Some(Host {
+            parent: parent.clone(),
+            origin,
+            id: page_env::frame_id(),
+        })
+    });
 
     let handle = window_event_listener(leptos::ev::message, move |ev| {
         let from_parent = ev
@@ -83,15 +96,6 @@ pub fn follow_host(ctl: Controller, walk: Walk) {
     // For the page's life.
     std::mem::forget(handle);
 
-    // A challenge met is told once each time the sandbox comes to meet it.
-    let met = Memo::new(move |_| walk.challenge_met().unwrap_or(false));
-    Effect::new(move |_| {
-        if met.get() {
-            if let Some(scenario) = walk.challenge_id() {
-                tell(&LabEvent::ChallengeMet { scenario });
-            }
-        }
-    });
     follow_seen_part();
 }
 
@@ -129,13 +133,9 @@ fn follow_seen_part() {
                 }
             }
             let seen_bottom = bottoms.iter().flatten().copied().reduce(f64::max);
-            let height = window()
-                .inner_height()
-                .ok()
-                .and_then(|h| h.as_f64())
-                .unwrap_or(0.0);
             // Out of the window altogether: the frame's own foot.
-            let below = seen_bottom.map_or(0.0, |bottom| (height - bottom).max(0.0).floor());
+            let below =
+                seen_bottom.map_or(0.0, |bottom| (window_height() - bottom).max(0.0).floor());
             if let Some(root) = document().document_element() {
                 let style = root.unchecked_into::<web_sys::HtmlElement>().style();
                 let _ = style.set_property("--unseen-below", &format!("{below}px"));
@@ -159,12 +159,7 @@ fn follow_seen_part() {
         return;
     };
     let lay_marks = move || {
-        let height = window()
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        let count = (height / SEEN_MARK_PX).ceil().max(1.0) as usize;
+        let count = (window_height() / SEEN_MARK_PX).ceil().max(1.0) as usize;
         if marks.child_element_count() as usize == count {
             return;
         }
@@ -185,16 +180,25 @@ fn follow_seen_part() {
     }));
 }
 
+/// The frame's own height, in CSS pixels.
+fn window_height() -> f64 {
+    window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0)
+}
+
 /// Posts `event` to the frame's parent; nothing when not framed.
 pub fn tell(event: &LabEvent) {
     HOST.with(|host| {
         let host = host.borrow();
-        let Some((parent, origin)) = host.as_ref() else {
+        let Some(host) = host.as_ref() else {
             return;
         };
-        let message = event.message(page_env::frame_id().as_deref());
+        let message = event.message(host.id.as_deref());
         if let Ok(message) = js_sys::JSON::parse(&message.to_string()) {
-            let _ = parent.post_message(&message, origin);
+            let _ = host.parent.post_message(&message, &host.origin);
         }
     });
 }

@@ -209,12 +209,7 @@ pub fn link_token() -> Option<String> {
 /// one; and without what says how an embed is shown (`embed`, `settings`,
 /// `id`) or a session.
 pub fn full_page(lang: Lang, place: Option<(&str, usize)>) -> Option<String> {
-    let location = window().location();
-    let (origin, path, search) = (
-        location.origin().ok()?,
-        location.pathname().ok()?,
-        location.search().ok()?,
-    );
+    let search = window().location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     // How this page is shown, not what it holds: the full page opens as a new
     // visitor sees it.
@@ -227,7 +222,7 @@ pub fn full_page(lang: Lang, place: Option<(&str, usize)>) -> Option<String> {
         params.set("step", &step.to_string());
     }
     let query = String::from(params.to_string());
-    Some(format!("{origin}{path}?{query}"))
+    Some(format!("{}?{query}", lab_base()?))
 }
 
 /// The full lab's address with `token` as its session, in `lang`.

@@ -606,13 +606,6 @@ impl Walk {
         Some((id, self.step.get() + 1))
     }
 
-    /// The id of the scenario whose challenge is running (`s4`).
-    pub fn challenge_id(self) -> Option<String> {
-        let scenario = self.challenge.get_untracked()?;
-        let content = self.content_untracked()?;
-        Some(content.scripts.scenarios.get(scenario)?.id.clone())
-    }
-
     /// Judges an answer to the current step's question.
     pub fn give(self, given: String) {
         let Some(content) = self.content_untracked() else {

@@ -644,9 +644,14 @@ pub fn ChallengeBanner(walk: Walk) -> impl IntoView {
             text.challenge_met.clone(),
         );
         let met = Memo::new(move |_| walk.challenge_met().unwrap_or(false));
+        // Kept in the progress, and told to a host page, once each time the
+        // sandbox comes to meet it.
         Effect::new(move |_| {
             if met.get() {
                 walk.progress.update(|p| p.met_challenge(&id_for_effect));
+                super::host::tell(&crate::host_message::LabEvent::ChallengeMet {
+                    scenario: id_for_effect.clone(),
+                });
             }
         });
         Some(view! {
