@@ -184,7 +184,7 @@ for (const lang of ['en', 'fa']) {
       for (const scenario of SCRIPTS.scenarios) {
         for (const step of [1, scenario.steps.length]) {
           await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=${step}&lang=${lang}`);
-          await page.waitForSelector('body[data-ready="true"]');
+          await page.waitForSelector('body[data-settled="true"]');
           await page.locator(`[data-testid="step-counter"][data-step="${step}"][data-steps="${scenario.steps.length}"]`).waitFor();
           for (const v of await scan(page)) found.push({ where: `${language}, ${scenario.id} step ${step}`, ...v });
         }
@@ -210,7 +210,7 @@ for (const lang of ['en', 'fa']) {
       await page.keyboard.press('Escape');
       // The lab's own code behind a step, opened, at projector and phone widths.
       await page.goto(`${suite.server.url}?scenario=s6&step=3&lang=${lang}`);
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.locator('[data-testid="code"] summary').click();
       await scanAll(page, `${language}, code behind a step`, found, { viewports: ['projector', 'phone'] });
       // The overview of all sections, opened.
@@ -218,7 +218,7 @@ for (const lang of ['en', 'fa']) {
       await page.getByTestId('overview-section').first().waitFor();
       await scanAll(page, `${language}, the overview of sections`, found, { viewports: ['projector', 'phone'] });
       await page.goto(`${suite.server.url}?scenario=s7&step=3&lang=${lang}`);
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.getByTestId('walkthrough').locator('.walk-challenge button.primary').click();
       await page.getByTestId('challenge').waitFor();
       await scanAll(page, `${language}, a challenge in the sandbox`, found, { viewports: ['desktop', 'phone'] });
@@ -237,17 +237,36 @@ for (const lang of ['en', 'fa']) {
       await scanAll(page, `${language}, a lesson embed`, found, { viewports: ['projector', 'phone'] });
       const steps = SCRIPTS.scenarios.find((s) => s.id === 's4').steps.length;
       await page.goto(`${suite.server.url}?embed=1&scenario=s4&step=${steps}&lang=${lang}`);
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.getByTestId('continue-full').waitFor();
       await scanAll(page, `${language}, a lesson embed's last step`, found, { viewports: ['projector'] });
       // The full lab's dialog, with a field refused.
       await page.goto(`${suite.server.url}?lang=${lang}&settings=open`);
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.getByTestId('embed-open').click();
       await page.getByTestId('embed-dialog').waitFor();
       await page.locator('#embed-height').fill('12');
       await scanAll(page, `${language}, the embed dialog`, found, { viewports: ['desktop', 'phone'] });
     });
     await assertNoViolations(found, `embed-lesson-${lang}`);
+  });
+}
+
+for (const lang of ['en', 'fa']) {
+  test(`axe: the parts whose chunk did not arrive (a split build's panels blocked), in ${lang === 'fa' ? 'Persian' : 'English'}`, async () => {
+    const context = await suite.browser.newContext();
+    await context.addInitScript(AXE);
+    try {
+      const page = await context.newPage();
+      await page.route(/\/split_panels-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
+      await page.goto(`${suite.server.url}?lang=${lang}&settings=open`);
+      await page.waitForSelector('body[data-settled="true"]');
+      assert.ok((await page.getByTestId('part-failed').count()) > 0, 'the parts say they did not arrive');
+      const found = [];
+      await scanAll(page, `parts not arrived, ${lang}`, found);
+      await assertNoViolations(found, `parts-not-arrived-${lang}`);
+    } finally {
+      await context.close();
+    }
   });
 }

@@ -194,9 +194,9 @@ for (const lang of ['en', 'fa']) {
       const link = await fullWalk(page, lang);
       // The session replayed from storage and from the link the walk made.
       await page.reload();
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.goto(link);
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       assert.deepEqual(await violations(page), []);
     }));
 }
@@ -211,7 +211,7 @@ test('embedded (?embed=1) in a frame on another page: no CSP violation', () =>
     const docs = await lab.context.newPage();
     await docs.setContent(`<h1>Docs</h1><iframe title="lab" src="${suite.server.url}?embed=1&lang=en" style="width:100%;height:700px"></iframe>`);
     const frame = docs.frames().find((f) => f !== docs.mainFrame());
-    await frame.waitForSelector('body[data-ready="true"]');
+    await frame.waitForSelector('body[data-settled="true"]');
     await frame.getByRole('button', { name: TEXTS.en.send, exact: true }).click();
     await frame.locator('[data-testid="clock"][data-idle="true"]').waitFor();
     assert.deepEqual(await frame.evaluate(() => window.__cspViolations), []);

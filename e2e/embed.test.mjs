@@ -43,7 +43,7 @@ test('the host page switches the theme live by message; nobody else can', () =>
     const docs = await lab.context.newPage();
     await docs.setContent(`<h1>Docs</h1><iframe title="lab" src="${suite.server.url}?embed=1&lang=en" width="700" height="600"></iframe>`);
     const frame = docs.frames().find((f) => f !== docs.mainFrame());
-    await frame.waitForSelector('body[data-ready="true"]');
+    await frame.waitForSelector('body[data-settled="true"]');
     assert.equal(await background(frame), LIGHT);
     const post = (message) => docs.evaluate((m) => document.querySelector('iframe').contentWindow.postMessage(m, '*'), message);
     const settled = () => frame.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
@@ -71,7 +71,7 @@ test('in a sandboxed frame without allow-forms, Send, Enter in a field and a que
     const frameAt = async (query) => {
       await docs.setContent(`<iframe title="lab" sandbox="allow-scripts allow-same-origin" src="${suite.server.url}${query}" width="900" height="700"></iframe>`);
       const frame = docs.frames().find((f) => f !== docs.mainFrame());
-      await frame.waitForSelector('body[data-ready="true"]');
+      await frame.waitForSelector('body[data-settled="true"]');
       return frame;
     };
     const lab1 = await frameAt('?embed=1&lang=en');
@@ -153,7 +153,7 @@ addEventListener('message', (event) => {
     for (let i = 0; i < frames.length; i += 1) {
       const handle = await docs.locator('iframe').nth(i).elementHandle();
       const frame = await handle.contentFrame();
-      await frame.waitForSelector('body[data-ready="true"]');
+      await frame.waitForSelector('body[data-settled="true"]');
       found.push(frame);
     }
     return found;
@@ -365,7 +365,7 @@ test('each frame keeps its own session across reloads of the docs page, and none
     // The scenario frame shows its step still.
     await again[3].getByTestId('walkthrough').waitFor();
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await count(page), 2);
   }));
 
@@ -394,7 +394,7 @@ test('a scenario embed is a lesson: its steps alone; the full lab, Try it yourse
     assert.equal(await frame.getByTestId('next-section').count(), 0);
     const opened = async (click) => {
       const [tab] = await Promise.all([lab.context.waitForEvent('page'), click()]);
-      await tab.waitForSelector('body[data-ready="true"]');
+      await tab.waitForSelector('body[data-settled="true"]');
       const url = new URL(tab.url());
       assert.equal(url.searchParams.get('embed'), null, 'the full lab, not an embed');
       assert.equal(await tab.locator('html.embed').count(), 0);
@@ -509,7 +509,7 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     await dialog.getByRole('button', { name: 'Close' }).click();
     // The walkthrough's step: a lesson, by default.
     await page.goto(`${suite.server.url}?lang=en&scenario=s4&step=2`);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     await page.getByTestId('walkthrough').waitFor();
     await opener.click();
     assert.ok(await dialog.getByLabel('This section as a lesson, from this step').isChecked());
@@ -525,7 +525,7 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     const frames = [];
     for (let i = 0; i < 2; i += 1) {
       const frame = await (await docs.locator('iframe').nth(i).elementHandle()).contentFrame();
-      await frame.waitForSelector('body[data-ready="true"]');
+      await frame.waitForSelector('body[data-settled="true"]');
       frames.push(frame);
     }
     await frames[0].locator('[data-testid="timeline"][data-total="1"]').waitFor();
@@ -554,7 +554,7 @@ test('held to: a docs page with three frames of its own origin and one of anothe
     const labThere = `${docsSite.origin}${PREFIX}`;
     const maker = await lab.context.newPage();
     await maker.goto(`${labThere}?lang=en&settings=open`);
-    await maker.waitForSelector('body[data-ready="true"]');
+    await maker.waitForSelector('body[data-settled="true"]');
     await maker.getByRole('button', { name: 'Send', exact: true }).click();
     await skipToIdle(maker);
     await maker.getByRole('button', { name: 'Copy link to this state' }).click();
@@ -581,7 +581,7 @@ ${frames.map(({ src, width, attrs = '' }, i) => `<iframe title="Idempotency Lab 
       const found = [];
       for (let i = 0; i < frames.length; i += 1) {
         const frame = await (await docs.locator('iframe').nth(i).elementHandle()).contentFrame();
-        await frame.waitForSelector('body[data-ready="true"]');
+        await frame.waitForSelector('body[data-settled="true"]');
         found.push(frame);
       }
       return found;

@@ -126,7 +126,7 @@ export async function openLab(browser, server, { query = '', locale = 'en-US', v
     }
   });
   await page.goto(server.url + withSettings(query, settings));
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('body[data-settled="true"]');
   return { page, context, problems: () => problems };
 }
 

@@ -194,7 +194,7 @@ async function withContext({ query = '', locale = 'en-US', viewport = { width: 1
   const open = async (q = query) => {
     const page = watch(await context.newPage());
     await page.goto(suite.server.url + q);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     return page;
   };
   try {
@@ -1157,9 +1157,9 @@ test('12. two tabs keep their own sessions on reload, and each is told once that
       assert.equal(await notice(b).count(), 0, `${t.lang}: tab B is told once`);
 
       await a.reload();
-      await a.waitForSelector('body[data-ready="true"]');
+      await a.waitForSelector('body[data-settled="true"]');
       await b.reload();
-      await b.waitForSelector('body[data-ready="true"]');
+      await b.waitForSelector('body[data-settled="true"]');
       assert.deepEqual(await keys(a), ['tab-a', 'tab-a2', 'tab-a3'], `${t.lang}: tab A reloads into its own session`);
       assert.deepEqual(await keys(b), ['tab-a', 'tab-b', 'tab-b2'], `${t.lang}: tab B reloads into its own session`);
     });
@@ -1233,7 +1233,7 @@ test('Also: a link that opens a walkthrough step and a session still offers the 
     assert.deepEqual(await keys(page), ['order-1042', 'order-2'], 'the person\'s own session');
 
     await page.goto(`${suite.server.url}?scenario=s1&step=1#state=${token}`);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     await page.getByTestId('step-counter').waitFor();
     await button(page, 'Back to the sandbox').click();
     await page.locator('[data-testid="timeline"][data-answered="1"]').waitFor({ timeout: 5000 });

@@ -116,7 +116,7 @@ test('"Show all settings" opens every drawer and says so in the address; ?settin
       assert.equal(await page.getByLabel(label, { exact: true }).isVisible(), true, label);
     }
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.deepEqual(await expanded(), DRAWERS.map(() => 'true'), 'a reload keeps them open');
     assert.equal(await all.isChecked(), true);
     await all.uncheck();

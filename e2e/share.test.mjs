@@ -77,12 +77,12 @@ test('a permalink opens the same state in a fresh browser', async () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(link);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.deepEqual(await outcomes(page), WALK);
     assert.equal(await balanceOf(page, 'account-7'), '200');
     assert.doesNotMatch(page.url(), /#state=/, 'the link is read once, then the session is saved');
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.deepEqual(await outcomes(page), WALK, 'and survives a reload');
     assert.deepEqual(errors, []);
   } finally {
@@ -107,11 +107,11 @@ test('the session survives a reload until Reset', () =>
     await send(page);
     await skipToIdle(page);
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.deepEqual(await outcomes(page), ['applied']);
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await rows(page).count(), 0);
   }));
 
@@ -125,10 +125,10 @@ test('a link to an empty lab, loaded or pasted into the tab, replaces the saved 
     // Opened as a new page load...
     await page.goto('about:blank');
     await page.goto(emptyLink);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await rows(page).count(), 0, 'the link opened its own, empty, session');
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await rows(page).count(), 0, 'and it replaced the one saved before');
     // ...and pasted into the tab that shows the lab: only the fragment changes.
     await send(page);
@@ -137,7 +137,7 @@ test('a link to an empty lab, loaded or pasted into the tab, replaces the saved 
     await page.locator('[data-testid="timeline"][data-answered="0"]').waitFor();
     assert.doesNotMatch(page.url(), /#state=/, 'read once, then taken off the address');
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await rows(page).count(), 0);
   }));
 
@@ -238,7 +238,7 @@ test('embedded in an iframe: compact, opens a shared state, fits its frame', asy
       `<h1>Docs page</h1><iframe title="lab" src="${suite.server.url}?embed=1&lang=en#state=${token}" style="width:640px;height:600px;border:1px solid #999"></iframe>`,
     );
     const frame = page.frameLocator('iframe');
-    await frame.locator('body[data-ready="true"]').waitFor();
+    await frame.locator('body[data-settled="true"]').waitFor();
     assert.equal(await frame.locator('html.embed').count(), 1);
     assert.equal(await frame.locator('.how-to').count(), 0, 'no page chrome');
     assert.equal(await frame.locator('[data-testid="timeline-row"]').count(), 4);

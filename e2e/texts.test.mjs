@@ -39,7 +39,7 @@ async function firstLoad(lang) {
     pending.push(r.body().then((b) => bodies.set(new URL(r.url()).pathname, b), () => {}));
   });
   await page.goto(suite.server.url);
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('body[data-settled="true"]');
   await Promise.all(pending);
   return { page, context, bodies };
 }
@@ -99,7 +99,7 @@ test('a language whose texts do not load is said, and the page stays in its lang
     const page = await context.newPage();
     await page.route('**/texts/fa.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto(suite.server.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     await page.getByRole('button', { name: 'فارسی' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'could not switch to فارسی' });
     await alert.waitFor();

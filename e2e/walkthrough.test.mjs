@@ -57,7 +57,7 @@ for (const lang of ['en', 'fa']) {
       for (const scenario of scripts.scenarios) {
         const n = scenario.steps.length;
         await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=1&lang=${lang}`);
-        await page.waitForSelector('body[data-ready="true"]');
+        await page.waitForSelector('body[data-settled="true"]');
         await waitForStep(page, 1, n);
         assert.equal(await page.locator('html').getAttribute('lang'), lang);
         // The counter reads in the page's digits.
@@ -88,7 +88,7 @@ for (const lang of ['en', 'fa']) {
         assert.match(page.url(), new RegExp(`scenario=${scenario.id}&step=1`));
         // A deep link to the last step shows what stepping there showed.
         await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=${n}&lang=${lang}`);
-        await page.waitForSelector('body[data-ready="true"]');
+        await page.waitForSelector('body[data-settled="true"]');
         await waitForStep(page, n, n);
         const linked = await seen(page);
         if (linked !== last) {
@@ -154,7 +154,7 @@ test('a link to a scenario or step that does not exist is refused, and the sandb
       ['?scenario=s3&step=two&lang=en', /s3 has no step “two”/],
     ]) {
       await page.goto(suite.server.url + withSettings(query));
-      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-settled="true"]');
       await page.getByTestId('notice').filter({ hasText: message }).waitFor();
       assert.equal(await page.getByTestId('walkthrough').count(), 0);
       assert.equal(await page.locator('.columns').innerText(), before);
@@ -179,7 +179,7 @@ test('Try it yourself hands the step over to the sandbox, and Back to the sandbo
     assert.equal(await page.locator('.columns').innerText(), own);
     // A reload keeps the person's lab, not the walkthrough's.
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     assert.equal(await rows(page).count(), 1);
     await page.getByRole('button', { name: 'Walkthrough' }).click();
     await waitForStep(page, 1, 3);
@@ -222,7 +222,7 @@ test('a challenge is checked by the lab; Show me performs it; the scenario is th
     const option = page.getByTestId('scenario-select').locator('option[value="6"]');
     assert.match(await option.innerText(), /✓ done/);
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-settled="true"]');
     await page.getByTestId('walkthrough').waitFor();
     assert.match(await page.getByTestId('scenario-select').locator('option[value="6"]').innerText(), /✓ done/);
   });

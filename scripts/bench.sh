@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the lab and a minimal Leptos counter (release, wasm-opt), then prints the
-# performance figures: download size (gzip and brotli), Lighthouse's mobile figures,
+# performance figures: download size (gzip and brotli; the first load, then each
+# chunk), time to ready on a throttled link and Lighthouse's mobile figures,
 # start-up beside the counter, engine throughput in Wasm beside native, and the
 # stress run over ten runs. Figures, not pass/fail.
 set -euo pipefail
@@ -8,14 +9,14 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/env.sh
 
-echo "== building the lab (release)"
-trunk build --release --locked >/dev/null
+echo "== building the lab (release, split: README, The Wasm split)"
+scripts/build.sh >/dev/null
 echo "== building the lab with the engine benchmark exports (release, kept apart)"
 # Same code and profile, plus two exported functions the page never calls: they
 # stay out of the bundle a visitor downloads, so they get a dist of their own.
 trunk build --release --locked --features bench-exports --dist target/bench-dist >/dev/null
-echo "== building the lab without the stage (release, kept apart: the bytes the stage adds)"
-trunk build --release --locked --features no-stage --dist target/nostage-dist >/dev/null
+echo "== building the lab without the stage (release, split, kept apart: the bytes the stage adds)"
+LAB_FEATURES=no-stage scripts/build.sh --dist "$PWD/target/nostage-dist" >/dev/null
 echo "== building the counter baseline (release)"
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/counter" trunk build --release --locked >/dev/null)
 # Lighthouse (pinned in bench/lighthouse/package-lock.json) only here, not in the test run.

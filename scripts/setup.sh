@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+# The splitter, pinned: its runtime must match the wasm_split_helpers in Cargo.lock.
+WASM_SPLIT_VERSION=0.2.4
 # The CLI must equal the wasm-bindgen crate in Cargo.lock, to the patch level.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
@@ -101,6 +103,13 @@ fi
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   say "installing Trunk $TRUNK_VERSION (about ten minutes on two cores)"
   cargo install trunk --version "$TRUNK_VERSION" --locked --force
+fi
+
+# The splitter of the release build (scripts/wasm-split.mjs): the version whose
+# runtime matches the wasm_split_helpers that Cargo.lock's leptos uses.
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (a few minutes)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --locked --features build-binary --force
 fi
 
 # npm tools: wasm-opt (binaryen), playwright-core and axe-core, exactly as package-lock.json

@@ -43,11 +43,17 @@ fn install_texts() {
     }
 }
 
+/// A container of its own on the page, for one test's mount.
+fn new_root() -> HtmlElement {
+    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    root
+}
+
 /// Mounts the page on `lab` (a new lab when `None`) in its own container.
 async fn mount_with(lang: Lang, lab: Option<Lab>) -> Mounted {
     install_texts();
-    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&root).unwrap();
+    let root = new_root();
     let handle = leptos::mount::mount_to(root.clone(), move || match lab {
         Some(lab) => view! { <App lang=lang lab=lab /> }.into_any(),
         None => view! { <App lang=lang /> }.into_any(),
@@ -562,8 +568,7 @@ fn walkthrough(lang: Lang) -> idempotency_lab::walkthrough::Content {
 
 async fn mount_walkthrough(lang: Lang) -> Mounted {
     install_texts();
-    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&root).unwrap();
+    let root = new_root();
     let content = walkthrough(lang);
     let handle = leptos::mount::mount_to(root.clone(), move || {
         view! { <App lang=lang walkthrough=content /> }.into_any()
@@ -735,8 +740,7 @@ fn StagedPanel(name: &'static str, part: &'static str) -> impl IntoView {
 
 #[wasm_bindgen_test]
 async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
-    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&root).unwrap();
+    let root = new_root();
     let extra = RwSignal::new(false);
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         let stage = RwSignal::new(0u8);
@@ -999,4 +1003,69 @@ async fn the_time_slider_takes_the_lab_to_a_moment_and_back() {
     );
     lab.click("To the end").await;
     assert_eq!(clock.get_attribute("data-now"), Some(end));
+}
+
+/// How often the part below was asked for, and whether it can arrive.
+static PART_CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+static PART_ARRIVES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[wasm_bindgen_test]
+async fn a_part_that_cannot_arrive_is_tried_three_times_then_says_so_and_arrives_when_tried_again()
+{
+    use idempotency_lab::ui::{deferred, ChunkError, Controller};
+    use std::sync::atomic::Ordering;
+    install_texts();
+    let root = new_root();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        let ctl = Controller::new(Lang::En, Lab::default());
+        deferred(ctl, || {
+            PART_CALLS.fetch_add(1, Ordering::SeqCst);
+            let arrives = PART_ARRIVES.load(Ordering::SeqCst);
+            std::future::ready(if arrives {
+                Ok(view! { <p class="arrived">"here"</p> }.into_any())
+            } else {
+                Err(ChunkError)
+            })
+        })
+    });
+    let find = |selector: &str| root.query_selector(selector).unwrap();
+    until(|| find("[data-testid=part-failed]").is_some()).await;
+    let failed = find("[data-testid=part-failed]").expect("the part says it did not arrive");
+    assert_eq!(
+        PART_CALLS.load(Ordering::SeqCst),
+        3,
+        "asked three times first"
+    );
+    assert_eq!(failed.get_attribute("role").as_deref(), Some("alert"));
+    assert!(failed.text_content().unwrap().contains("did not arrive"));
+    assert!(find(".arrived").is_none());
+    PART_ARRIVES.store(true, Ordering::SeqCst);
+    let again: HtmlElement = failed
+        .query_selector("button")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(again.text_content().unwrap(), "Try again");
+    again.click();
+    until(|| find(".arrived").is_some()).await;
+    assert!(find(".arrived").is_some(), "tried again, it arrived");
+    assert!(find("[data-testid=part-failed]").is_none());
+    assert_eq!(PART_CALLS.load(Ordering::SeqCst), 4);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_unsplit_part_is_drawn_in_the_same_task_as_its_place() {
+    use idempotency_lab::ui::{deferred, Controller};
+    install_texts();
+    let root = new_root();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        let ctl = Controller::new(Lang::En, Lab::default());
+        deferred(ctl, || {
+            std::future::ready(Ok(view! { <p class="at-once">"here"</p> }.into_any()))
+        })
+    });
+    // No await between the mount and the look.
+    assert!(root.query_selector(".at-once").unwrap().is_some());
+    root.remove();
 }

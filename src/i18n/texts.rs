@@ -33,7 +33,7 @@ words!(
     balance_read_note, balance_read_refused, fix_fields, dismiss, bring_back, reset_done,
     boot_failed, link_opened, brought_back, clock_stopped, stopped_with_work, other_tab, step, step_hint,
     language, share, copy_link, link_hint, link_copying, link_copied, link_not_copied_framed, link_not_copied, export,
-    import, link_failed, import_failed, saved_failed, not_kept, open_full, popup_blocked,
+    import, link_failed, import_failed, saved_failed, not_kept, open_full, popup_blocked, part_failed, try_again, sessions_unread,
     embed_open, embed_title, embed_intro, embed_shows, embed_sandbox, embed_state, embed_lesson,
     embed_theme, embed_theme_auto, embed_theme_light, embed_theme_dark, embed_full_width,
     embed_width, embed_height, embed_fit, embed_code, embed_copy, embed_close, boot_loading, newer, older, latest,

@@ -11,6 +11,7 @@
 
 use crate::sim::AttemptId;
 
+use super::decimal::Decimal;
 use super::timeline::{AttemptRow, Outcome};
 
 /// The chart's drawing box, in SVG user units.
@@ -222,9 +223,9 @@ impl BalanceChart {
     pub fn guide(&self, index: usize) -> String {
         format!(
             "M{} {}V{}",
-            Tenths(self.x_of(index)),
-            Tenths(0.0),
-            Tenths(CHART_HEIGHT)
+            tenths(self.x_of(index)),
+            tenths(0.0),
+            tenths(CHART_HEIGHT)
         )
     }
 
@@ -437,17 +438,17 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
     chart.grid = axis
         .ticks
         .iter()
-        .map(|t| format!("M{} {}H{}", Tenths(0.0), Tenths(t.y), Tenths(CHART_WIDTH)))
+        .map(|t| format!("M{} {}H{}", tenths(0.0), tenths(t.y), tenths(CHART_WIDTH)))
         .collect();
 
     // A step line: flat at the old balance until the attempt, then at the new one.
     // Integer formatting only (see `Tenths`): it keeps float-to-text code out of
     // the Wasm bundle.
-    let mut line = format!("{},{}", Tenths(PAD), Tenths(y(start_balance)));
+    let mut line = format!("{},{}", tenths(PAD), tenths(y(start_balance)));
     let mut previous = start_balance;
     for (i, row) in drawn.iter().enumerate() {
         let xi = x(i);
-        let (xt, from, to) = (Tenths(xi), Tenths(y(previous)), Tenths(y(row.balance)));
+        let (xt, from, to) = (tenths(xi), tenths(y(previous)), tenths(y(row.balance)));
         line.push_str(&format!(" {xt},{from} {xt},{to}"));
         previous = row.balance;
         let mark = |balance: i32| Mark {
@@ -470,13 +471,13 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
         if let Some(m) = placed.filter(|m| (m.y - y(row.balance)).abs() >= 1.0) {
             chart
                 .connectors
-                .push_str(&format!("M{xt} {}V{}", Tenths(y(row.balance)), Tenths(m.y)));
+                .push_str(&format!("M{xt} {}V{}", tenths(y(row.balance)), tenths(m.y)));
         }
     }
     line.push_str(&format!(
         " {},{}",
-        Tenths(CHART_WIDTH - PAD),
-        Tenths(y(previous))
+        tenths(CHART_WIDTH - PAD),
+        tenths(y(previous))
     ));
     chart.line = line;
 
@@ -495,9 +496,9 @@ pub fn balance_chart(rows: &[AttemptRow], account_id: &str) -> BalanceChart {
         .map(|t| {
             format!(
                 "M{} {}V{}",
-                Tenths(t.x),
-                Tenths(bottom),
-                Tenths(CHART_HEIGHT)
+                tenths(t.x),
+                tenths(bottom),
+                tenths(CHART_HEIGHT)
             )
         })
         .collect();
@@ -586,22 +587,14 @@ fn unseen_balance(row: &AttemptRow) -> Option<i32> {
     row.handled.as_ref().map(|h| h.balance_after)
 }
 
-/// A non-negative coordinate printed to one decimal with integer arithmetic only:
-/// `{:.1}` on an `f64` would pull the float printer (about 10 KB) into the bundle.
-struct Tenths(f64);
-
-impl std::fmt::Display for Tenths {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Chart coordinates start at the padding, so they are never negative.
-        debug_assert!(self.0 >= 0.0, "negative coordinate {}", self.0);
-        let tenths = (self.0 * 10.0).round() as u32;
-        write!(f, "{}.{}", tenths / 10, tenths % 10)
-    }
+/// A coordinate printed to one decimal (see `Decimal`).
+fn tenths(value: f64) -> Decimal {
+    Decimal(value, 1)
 }
 
 /// `value` as a CSS percentage of `whole`, to one decimal: "37.5%".
 pub fn percent(value: f64, whole: f64) -> String {
-    format!("{}%", Tenths(value * 100.0 / whole))
+    format!("{}%", tenths(value * 100.0 / whole))
 }
 
 /// Marks as one SVG path of zero-length strokes: with round caps each is a dot,
@@ -611,7 +604,7 @@ pub fn percent(value: f64, whole: f64) -> String {
 pub fn dots_path<'a>(marks: impl IntoIterator<Item = &'a Mark>) -> String {
     marks
         .into_iter()
-        .map(|m| format!("M{} {}h0", Tenths(m.x), Tenths(m.y)))
+        .map(|m| format!("M{} {}h0", tenths(m.x), tenths(m.y)))
         .collect()
 }
 
@@ -623,12 +616,12 @@ pub fn chevrons_path<'a>(marks: impl IntoIterator<Item = &'a Mark>) -> String {
         .map(|m| {
             format!(
                 "M{} {}L{} {}L{} {}",
-                Tenths((m.x - 3.0).max(0.0)),
-                Tenths(m.y - 4.0),
-                Tenths(m.x),
-                Tenths(m.y + 2.0),
-                Tenths(m.x + 3.0),
-                Tenths(m.y - 4.0)
+                tenths((m.x - 3.0).max(0.0)),
+                tenths(m.y - 4.0),
+                tenths(m.x),
+                tenths(m.y + 2.0),
+                tenths(m.x + 3.0),
+                tenths(m.y - 4.0)
             )
         })
         .collect()
@@ -636,18 +629,7 @@ pub fn chevrons_path<'a>(marks: impl IntoIterator<Item = &'a Mark>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{nice_step, Tenths};
-
-    #[test]
-    fn tenths_round_to_one_decimal_and_carry_into_the_whole_part() {
-        let printed = |v: f64| Tenths(v).to_string();
-        assert_eq!(printed(9.96), "10.0");
-        assert_eq!(printed(0.04), "0.0");
-        assert_eq!(printed(12.0), "12.0");
-        assert_eq!(printed(187.95), "188.0");
-        assert_eq!(printed(70.66), "70.7");
-        assert_eq!(printed(70.64), "70.6");
-    }
+    use super::nice_step;
 
     #[test]
     fn nice_steps_are_one_two_or_five_times_a_power_of_ten() {

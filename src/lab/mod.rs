@@ -3,6 +3,7 @@
 
 mod action;
 mod chart;
+mod decimal;
 mod error;
 mod field_error;
 mod fold;
@@ -29,6 +30,7 @@ pub use chart::{
     CHART_HEIGHT, CHART_MAX_ATTEMPTS, CHART_TABLE_ROWS, CHART_VIEW_BOX, CHART_WIDTH,
     MAX_ATTEMPT_LABELS,
 };
+pub use decimal::Decimal;
 pub use state::{BalanceRead, LabError, LabState, StressProgress, STRESS_CONCURRENCY};
 // The world's words the page needs (settings, numbers, times), as the lab's
 // own: the page reads the lab, never the world.

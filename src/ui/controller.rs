@@ -99,6 +99,13 @@ pub enum Notice {
     Imported(usize),
     /// The session saved before the reload could not be restored.
     Saved(SessionError),
+    /// The saved session or the address's link could not be read at start:
+    /// the part of the lab that reads them did not arrive. Both are kept for
+    /// a reload, and nothing is saved over them meanwhile.
+    SessionsUnread,
+    /// A link pasted later could not be read: that part did not arrive; the
+    /// link stays in the address.
+    LinkUnread,
     /// The browser refused to keep the session (storage off or full).
     NotKept,
     /// A setting's field (named by its label) does not hold a number; nothing changed.

@@ -138,7 +138,10 @@ fn follow_seen_part() {
                 seen_bottom.map_or(0.0, |bottom| (window_height() - bottom).max(0.0).floor());
             if let Some(root) = document().document_element() {
                 let style = root.unchecked_into::<web_sys::HtmlElement>().style();
-                let _ = style.set_property("--unseen-below", &format!("{below}px"));
+                let _ = style.set_property(
+                    "--unseen-below",
+                    &format!("{}px", crate::lab::Decimal(below, 0)),
+                );
             }
         });
     });

@@ -1,10 +1,12 @@
 //! The Leptos page: renders the lab's state and turns clicks into actions.
 //! No business rule lives here; it all sits in `core` and `lab`.
 
+mod below;
 mod callers_view;
 mod chart_view;
 mod choice;
 mod controller;
+mod deferred;
 mod drawer;
 mod drawers;
 mod embed_dialog;
@@ -14,6 +16,7 @@ mod page_env;
 mod queue_view;
 mod request_form;
 mod retry_view;
+mod session_read;
 mod session_save;
 mod share_view;
 #[cfg(not(feature = "no-stage"))]
@@ -36,29 +39,27 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::i18n::Lang;
-use crate::lab::{from_json, from_link_token, to_link_token, Lab, SessionError};
+use crate::lab::{to_link_token, Lab};
 use crate::walkthrough::Panel;
 
 pub use controller::{Controller, Notice, Replacement, Speed, WalkNotice};
+pub use deferred::{deferred, Arrival, ChunkError};
 pub use startup::{later, StartUp};
 pub use walk::Walk;
 
-use callers_view::CallersView;
+use below::{below, Below};
 use chart_view::ChartView;
+use deferred::Arrivals;
 use drawer::ShowAllSettings;
-use embed_dialog::EmbedDialog;
 use invariant_view::InvariantView;
-use queue_view::QueueView;
 use request_form::RequestForm;
-use share_view::ShareView;
+use session_read::AtStart;
 #[cfg(not(feature = "no-stage"))]
 use stage_view::StageView;
 use startup::next_task;
-use storage_view::StorageView;
-use store_view::StoreView;
 use time_bar::TimeBar;
 use timeline_view::TimelineView;
-use walk_view::{ChallengeBanner, WalkPanel};
+use walk_view::{walk_panel_later, ChallengeBanner};
 use world_view::WorldView;
 
 /// The account the chart follows before anything was sent.
@@ -107,27 +108,18 @@ pub fn start() {
 /// address has one: it replaces the saved one the way a link opened later does,
 /// so the saved one can be brought back. A link that cannot be opened is
 /// reported, never silently dropped.
-fn restore_session() -> (Option<Lab>, Option<Notice>, Option<Lab>) {
-    let (saved, notice) = match page_env::load_saved().map(|json| from_json(&json)) {
+fn restore_session(found: AtStart) -> (Option<Lab>, Option<Notice>, Option<Lab>) {
+    let (saved, notice) = match found.saved {
         None => (None, None),
         Some(Ok(lab)) => (Some(lab), None),
         Some(Err(error)) => (None, Some(Notice::Saved(error))),
     };
-    match open_link() {
+    match found.linked {
         None => (saved, notice, None),
         Some(Ok(lab)) => (saved, notice, Some(lab)),
         // A bad link is reported; the saved session stays as it was.
         Some(Err(error)) => (saved, Some(Notice::Link(error)), None),
     }
-}
-
-/// The session of the address's permalink, if it has one. The link is read once:
-/// from then on the saved session carries on from it, so a reload keeps the work
-/// done since.
-fn open_link() -> Option<Result<Lab, SessionError>> {
-    let token = page_env::link_token()?;
-    page_env::forget_link();
-    Some(from_link_token(&token))
 }
 
 /// The lab page. `restore` makes it the page itself: it starts in short tasks
@@ -168,16 +160,26 @@ pub fn App(
     // The sandbox's columns, read once: the panels arrive in their order.
     let columns = page_env::sandbox_in_columns();
     if restore {
+        let arrivals = Arrivals::provide();
+        Effect::new(move |was: Option<bool>| {
+            let settled = was == Some(true) || arrivals.settled();
+            if settled && was != Some(true) {
+                page_env::mark_settled();
+            }
+            settled
+        });
         let owner = Owner::current();
         spawn_local(async move {
             next_task().await;
+            let found = session_read::at_start().await;
             let Some(owner) = owner else { return };
             owner.with(|| {
-                restore_page(ctl, walk);
+                restore_page(ctl, walk, found);
                 host::follow_host(ctl, walk);
-                StartUp::run(stage, PANELS, || {
+                StartUp::run(stage, PANELS, move || {
                     page_env::mark_ready();
                     host::tell_ready();
+                    arrivals.mark_ready();
                 });
             });
         });
@@ -239,6 +241,8 @@ pub fn App(
                 Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
                 Notice::Language(lang, reason) => t.language_failed(*lang, reason),
                 Notice::PopupBlocked => t.popup_blocked.to_string(),
+                Notice::SessionsUnread => t.sessions_unread.to_string(),
+                Notice::LinkUnread => format!("{} {}", t.link_failed, t.part_failed),
             };
             let error = notice.is_error();
             let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
@@ -334,7 +338,7 @@ pub fn App(
             // (one screen) and a phone.
             <ChallengeBanner walk=walk />
             <div class="lab-area">
-            {move || walk.open.get().then(|| view! { <WalkPanel walk=walk /> })}
+            {move || walk.open.get().then(|| walk_panel_later(walk))}
             <Show when=mounted(3)>{stage_panel(ctl, reveal, walk.open.into())}</Show>
             // In the walkthrough these panels scroll inside their own region,
             // which the keyboard can reach and scroll.
@@ -372,12 +376,12 @@ pub fn App(
                         <div class="settings-switch"><ShowAllSettings ctl=ctl /></div>
                         <WorldView ctl=ctl />
                     </Show>
-                    <Show when=mounted(6)><StorageView ctl=ctl /></Show>
-                    <Show when=mounted(7)><CallersView ctl=ctl /></Show>
-                    <Show when=mounted(8)><QueueView ctl=ctl /></Show>
-                    <Show when=mounted(9)><ShareView ctl=ctl /></Show>
+                    <Show when=mounted(6)>{below(walk, Below::Storage)}</Show>
+                    <Show when=mounted(7)>{below(walk, Below::Callers)}</Show>
+                    <Show when=mounted(8)>{below(walk, Below::Queue)}</Show>
+                    <Show when=mounted(9)>{below(walk, Below::Share)}</Show>
                     {move || (!walk.open.get()).then(|| readings(ctl, walk, reveal, chart_account, stage, columns))}
-                    <Show when=mounted(10)><StoreView ctl=ctl /></Show>
+                    <Show when=mounted(10)>{below(walk, Below::Store)}</Show>
                 </div>
                 // Drawn with the stage above it, so its box never moves down
                 // when the stage arrives.
@@ -393,7 +397,7 @@ pub fn App(
             </div>
             </Show>
         </main>
-        {(!embed).then(|| view! { <EmbedDialog ctl=ctl walk=walk /> })}
+        {(!embed).then(|| below(walk, Below::EmbedDialog))}
         {notice}
     }
 }
@@ -402,7 +406,8 @@ pub fn App(
 /// where their growing moves no control; above the timeline in the
 /// walkthrough. The promises come first, named by the timeline's rows.
 /// `in_columns`: the sandbox is laid out in columns (not a phone's one), so
-/// they arrive in that column's order, with the share panel above them.
+/// they arrive in that column's order, with the share panel above them (in a
+/// split build, once the panels above them have arrived, see `Arrivals`).
 fn readings(
     ctl: Controller,
     walk: Walk,
@@ -412,7 +417,10 @@ fn readings(
     in_columns: bool,
 ) -> impl IntoView {
     let (promises_at, chart_at) = if in_columns { (9, 9) } else { (3, 4) };
-    let mounted = move |panel: u8| move || started.get() >= panel;
+    let above_here = use_context::<Arrivals>().filter(|_| in_columns);
+    let mounted = move |panel: u8| {
+        move || started.get() >= panel && above_here.is_none_or(|a| a.none_pending())
+    };
     view! {
         <Show when=mounted(promises_at)>
             <PanelSlot walk=walk panel=Panel::Promises><InvariantView ctl=ctl reveal=reveal /></PanelSlot>
@@ -488,8 +496,15 @@ fn do_story_step(ctl: Controller, step: usize) {
 /// reload, or the permalink's; a walkthrough deep link; then it keeps the
 /// session saved and hears links pasted and other tabs' saves. Runs inside the
 /// `App`'s owner, so its effects and listeners end with the page.
-fn restore_page(ctl: Controller, walk: Walk) {
-    let (saved, notice, linked) = restore_session();
+fn restore_page(ctl: Controller, walk: Walk, found: Result<AtStart, ChunkError>) {
+    // What was saved, or the link, could not be read (the chunk that reads
+    // them did not arrive): both stay as they are for a reload, and nothing
+    // done here is saved over them.
+    let keep = found.is_ok();
+    let (saved, notice, linked) = match found {
+        Ok(found) => restore_session(found),
+        Err(ChunkError) => (None, Some(Notice::SessionsUnread), None),
+    };
     // The page started with a new lab: it stays when nothing was saved.
     if let Some(saved) = saved {
         ctl.show(saved);
@@ -511,19 +526,28 @@ fn restore_page(ctl: Controller, walk: Walk) {
         walk.start_from_link(id, step);
     }
     ctl.pump();
-    session_save::keep_saved(ctl, walk, from_link);
+    if keep {
+        session_save::keep_saved(ctl, walk, from_link);
+    }
     // A permalink pasted into this tab changes only the address's fragment, so
     // the page does not reload: open its session here, as a fresh load would.
-    let listener = window_event_listener(leptos::ev::hashchange, move |_| match open_link() {
-        // The link's lab goes to the sandbox: the walkthrough steps aside first.
-        Some(Ok(lab)) => {
-            if walk.open.get_untracked() {
-                walk.close();
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        let Some(token) = page_env::link_token() else {
+            return;
+        };
+        spawn_local(async move {
+            match session_read::link(token).await {
+                // The link's lab goes to the sandbox: the walkthrough steps aside first.
+                Ok(Ok(lab)) => {
+                    if walk.open.get_untracked() {
+                        walk.close();
+                    }
+                    ctl.load(lab, Replacement::Link)
+                }
+                Ok(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
+                Err(ChunkError) => ctl.notice.set(Some(Notice::LinkUnread)),
             }
-            ctl.load(lab, Replacement::Link)
-        }
-        Some(Err(error)) => ctl.notice.set(Some(Notice::Link(error))),
-        None => {}
+        });
     });
     on_cleanup(move || listener.remove());
     // Another tab saving under this lab's key: said once, since each tab keeps

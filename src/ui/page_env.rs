@@ -113,6 +113,14 @@ pub fn mark_ready() {
     }
 }
 
+/// Tells tests that every part placed while the page started is here (or
+/// has said it could not come): a split build's later chunks included.
+pub fn mark_settled() {
+    if let Some(body) = document().body() {
+        let _ = body.dataset().set("settled", "true");
+    }
+}
+
 /// The window that frames the page; `None` when it is not framed.
 pub fn host_window() -> Option<web_sys::Window> {
     let parent = window().parent().ok().flatten()?;
@@ -123,6 +131,11 @@ pub fn host_window() -> Option<web_sys::Window> {
 /// Whether the page is in a frame.
 pub fn is_framed() -> bool {
     host_window().is_some()
+}
+
+/// The page is not on show (a tab opened in the background).
+pub fn is_hidden() -> bool {
+    document().hidden()
 }
 
 /// `?embed=1`: the compact mode for an iframe on a documentation site, as

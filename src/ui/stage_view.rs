@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::PointWorker;
 use crate::lab::{
-    visible, AttemptId, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StagePart,
+    visible, AttemptId, Decimal, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StagePart,
     StageProcess, StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
 };
 
@@ -173,7 +173,7 @@ fn CallerFigure(
                 {caller.time_left.map(|left| {
                     view! {
                         <span class="deadline" aria-hidden="true">
-                            <span class="deadline-left" style:--left=format!("{left:.3}")></span>
+                            <span class="deadline-left" style:--left=Decimal(left, 3).to_string()></span>
                         </span>
                     }
                 })}
@@ -446,12 +446,12 @@ fn TokenView(
             data-testid="stage-token"
             data-kind=kind.code()
             data-attempt=attempt
-            data-progress=move || format!("{:.2}", progress.get())
-            style:--from=format!("{from:.3}")
+            data-progress=move || Decimal(progress.get(), 2).to_string()
+            style:--from=Decimal(from, 3).to_string()
             style:--to=end.to_string()
-            style:--travel=format!("{duration:.0}ms")
+            style:--travel=format!("{}ms", Decimal(duration, 0))
             style:--rank=token.rank.min(MAX_TOKENS_PER_LANE).to_string()
-            style:--p=move || format!("{:.3}", progress.get())
+            style:--p=move || Decimal(progress.get(), 3).to_string()
             aria-label=label
             on:click=move |_| {
                 if let Some(a) = attempt {

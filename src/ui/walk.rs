@@ -19,8 +19,16 @@ use crate::walkthrough::{
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
+use super::deferred::{arrive, with_retries};
 use super::{host, page_env};
 use crate::host_message::LabEvent;
+
+super::deferred::part! {
+    /// Reads the walkthrough's files: in the walkthrough's chunk of a split build.
+    walkthrough: fn parse_content(scripts: Rc<String>, text: Rc<String>, lang: &'static str) -> Result<Content, String> {
+        Content::parse(&scripts, &text, lang).map_err(|e| e.to_string())
+    }
+}
 
 /// Where the walkthrough's files are, beside the page.
 const SCRIPTS_URL: &str = "walkthrough/scenarios.json";
@@ -240,8 +248,14 @@ impl Walk {
     async fn fetch(self, lang: Lang) -> Result<Content, String> {
         let scripts = self.file(SCRIPTS_URL).await?;
         let text_url = format!("walkthrough/{}.json", lang.tag());
-        let text = page_env::fetch_text(&text_url).await?;
-        Content::parse(&scripts, &text, lang.tag()).map_err(|e| e.to_string())
+        let text = Rc::new(page_env::fetch_text(&text_url).await?);
+        let tag = lang.tag();
+        let parsed = with_retries(
+            || arrive!(parse_content(scripts.clone(), text.clone(), tag)),
+            None,
+        )
+        .await;
+        parsed.map_err(|_| lang.texts().part_failed.to_string())?
     }
 
     async fn file(self, url: &'static str) -> Result<Rc<String>, String> {

@@ -14,8 +14,20 @@ use super::walk_overview::SectionsOverview;
 
 const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
 
+super::deferred::part! {
+    /// The walkthrough's panel: in the walkthrough's chunk of a split build.
+    walkthrough: fn walk_panel(walk: Walk) -> AnyView {
+        view! { <WalkPanel walk=walk /> }.into_any()
+    }
+}
+
+/// The walkthrough's panel where it stands, once its chunk is here.
+pub fn walk_panel_later(walk: Walk) -> impl IntoView {
+    super::deferred::deferred(walk.ctl, move || super::deferred::arrive!(walk_panel(walk)))
+}
+
 #[component]
-pub fn WalkPanel(walk: Walk) -> impl IntoView {
+fn WalkPanel(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
     let body = move || match walk.load.get() {
