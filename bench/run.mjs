@@ -56,20 +56,21 @@ const sizes = async (dist, path) => {
  */
 async function firstVisitBytes(browser, server, dist) {
   const context = await browser.newContext();
+  await context.addInitScript(READY_PROBE);
   const page = await context.newPage();
-  const urls = [];
-  let readyAt = null;
-  page.on('response', (r) => urls.push(r.url()));
   await page.goto(server.url);
-  await page.waitForSelector('body[data-ready="true"]');
-  readyAt = urls.length;
   await page.waitForSelector('body[data-settled="true"]');
   await page.waitForLoadState('networkidle');
+  // Each file by when it was asked for: before the page said it was ready, or after.
+  const { readyAt, asked } = await page.evaluate(() => ({
+    readyAt: window.__readyAt,
+    asked: performance.getEntriesByType('resource').map((e) => ({ url: e.name, at: e.startTime })),
+  }));
   await context.close();
-  const files = [];
-  for (const [i, url] of urls.entries()) {
+  const files = [{ ...(await sizes(dist, 'index.html')), afterReady: false }];
+  for (const { url, at } of asked) {
     const path = new URL(url).pathname.slice(new URL(server.url).pathname.length) || 'index.html';
-    files.push({ ...(await sizes(dist, path)), afterReady: i >= readyAt });
+    files.push({ ...(await sizes(dist, path)), afterReady: at >= readyAt });
   }
   return files;
 }

@@ -108,9 +108,14 @@ for (const lang of ['en', 'fa']) {
       await page.goto(`${suite.server.url}?lang=${lang}`);
       await page.waitForSelector('body[data-settled="true"]');
       const said = page.getByTestId('part-failed');
-      // Storage, callers, queue, share and store each say it, and so does the
-      // embed dialog (at the page's end).
+      // Storage, callers, queue, share and store each say it; the embed dialog
+      // too, but only once it is asked for; the promises and the chart, in the
+      // first load, are there all the same.
       assert.equal(await said.count(), 6);
+      assert.equal(await page.locator('[data-testid="part-failed"]:visible').count(), 5);
+      assert.equal(await page.locator('.embed-slot [data-testid="part-failed"]').isVisible(), false);
+      await page.locator('#invariants-title').waitFor();
+      await page.locator('#chart-title').waitFor();
       assert.ok(asked >= 3, `fetched three times before saying so (${asked})`);
       const text = (await said.first().locator('p').textContent()).trim();
       assert.ok(text.length > 20, text);

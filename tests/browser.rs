@@ -1022,7 +1022,10 @@ async fn a_part_that_cannot_arrive_is_tried_three_times_then_says_so_and_arrives
             PART_CALLS.fetch_add(1, Ordering::SeqCst);
             let arrives = PART_ARRIVES.load(Ordering::SeqCst);
             std::future::ready(if arrives {
-                Ok(view! { <p class="arrived">"here"</p> }.into_any())
+                Ok(
+                    Box::new(|| view! { <p class="arrived">"here"</p> }.into_any())
+                        as idempotency_lab::ui::Build,
+                )
             } else {
                 Err(ChunkError)
             })
@@ -1062,7 +1065,9 @@ async fn an_unsplit_part_is_drawn_in_the_same_task_as_its_place() {
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         let ctl = Controller::new(Lang::En, Lab::default());
         deferred(ctl, || {
-            std::future::ready(Ok(view! { <p class="at-once">"here"</p> }.into_any()))
+            let build: idempotency_lab::ui::Build =
+                Box::new(|| view! { <p class="at-once">"here"</p> }.into_any());
+            std::future::ready(Ok(build))
         })
     });
     // No await between the mount and the look.

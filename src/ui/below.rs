@@ -7,8 +7,10 @@
 
 use leptos::prelude::*;
 
+use crate::lab::AttemptId;
+
 use super::callers_view::CallersView;
-use super::deferred::{arrive, deferred, part};
+use super::deferred::{arrive, deferred, part, Build};
 use super::embed_dialog::EmbedDialog;
 use super::queue_view::QueueView;
 use super::share_view::ShareView;
@@ -17,7 +19,7 @@ use super::store_view::StoreView;
 use super::{Controller, Walk};
 
 /// A panel below the first screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum Below {
     Storage,
     Callers,
@@ -27,24 +29,57 @@ pub enum Below {
     /// The "Embed on a page" dialog (its openers are in the share panel and the
     /// walkthrough's tools).
     EmbedDialog,
+    /// The promises and the chart in the sandbox's column, which stand under
+    /// the panels above (their code stays in the first load: a phone and the
+    /// walkthrough draw them there).
+    Readings {
+        reveal: RwSignal<Option<AttemptId>>,
+        account: Signal<String>,
+        started: RwSignal<u8>,
+    },
 }
 
 part! {
     /// Builds one of the panels: in the panels' chunk of a split build.
-    panels: fn below_panel(ctl: Controller, walk: Walk, which: Below) -> AnyView {
-        match which {
+    panels: fn below_panel(ctl: Controller, walk: Walk, which: Below) -> Build {
+        Box::new(move || match which {
             Below::Storage => view! { <StorageView ctl=ctl /> }.into_any(),
             Below::Callers => view! { <CallersView ctl=ctl /> }.into_any(),
             Below::Queue => view! { <QueueView ctl=ctl /> }.into_any(),
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
-        }
+            Below::Readings { reveal, account, started } => {
+                super::readings(ctl, walk, reveal, account, started, true).into_any()
+            }
+        })
     }
 }
 
-/// The panel where it stands, once the panels' chunk is here.
+/// The panel where it stands, once the panels' chunk is here. The promises
+/// and the chart, whose code is in the first load, are drawn even when the
+/// chunk does not come (its first failure: below the panels that say so).
 pub fn below(walk: Walk, which: Below) -> impl IntoView {
     let ctl = walk.ctl;
-    deferred(ctl, move || arrive!(below_panel(ctl, walk, which)))
+    deferred(ctl, move || {
+        let arriving = arrive!(below_panel(ctl, walk, which));
+        async move {
+            match (arriving.await, which) {
+                (
+                    Err(_),
+                    Below::Readings {
+                        reveal,
+                        account,
+                        started,
+                    },
+                ) => {
+                    let build: Build = Box::new(move || {
+                        super::readings(ctl, walk, reveal, account, started, true).into_any()
+                    });
+                    Ok(build)
+                }
+                (arrived, _) => arrived,
+            }
+        }
+    })
 }

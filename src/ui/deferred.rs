@@ -27,8 +27,13 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
     }
 }
 
-/// What a part gives: its view, or why it could not arrive.
-pub type Arrival = Result<AnyView, ChunkError>;
+/// What builds a part's view: its code is in the part's chunk, and it is
+/// called in a task of its own once the chunk is here, so parts arriving
+/// together do not make one long task of their drawing.
+pub type Build = Box<dyn FnOnce() -> AnyView + Send>;
+
+/// What a part gives: its view's builder, or why it could not arrive.
+pub type Arrival = Result<Build, ChunkError>;
 
 /// Pauses before fetching a chunk again, in milliseconds: a brief network
 /// hiccup is ridden out, a lasting failure is said within seconds.
@@ -120,12 +125,6 @@ impl Arrivals {
         self.ready.set(true);
     }
 
-    /// No part placed is on its way (parts are placed while the page starts,
-    /// and arrive once it is ready).
-    pub fn none_pending(self) -> bool {
-        self.pending.get() == 0
-    }
-
     /// Ready, and no part placed is still on its way.
     pub fn settled(self) -> bool {
         self.ready.get() && self.pending.get() == 0
@@ -161,12 +160,16 @@ where
         // behalf of whatever was running when the fetch began.
         let arriving = async move {
             let result = with_retries(load, first).await;
+            // Drawn in a task of its own (see `Build`), in the order arrived.
+            if result.is_ok() {
+                super::startup::next_task().await;
+            }
             if view.is_disposed() {
                 return;
             }
             match result {
-                Ok(built) => {
-                    view.set_value(Some(built));
+                Ok(build) => {
+                    view.set_value(Some(build()));
                     state.set(State::Here);
                     arrivals_seen().update(|n| *n += 1);
                 }
@@ -189,8 +192,8 @@ where
         use futures::FutureExt;
         // Nothing to fetch: the part is drawn in the same task as its place.
         match load().now_or_never() {
-            Some(Ok(built)) => {
-                view.set_value(Some(built));
+            Some(Ok(build)) => {
+                view.set_value(Some(build()));
                 state.set(State::Here);
             }
             failed => first_call = failed,

@@ -43,7 +43,7 @@ use crate::lab::{to_link_token, Lab};
 use crate::walkthrough::Panel;
 
 pub use controller::{Controller, Notice, Replacement, Speed, WalkNotice};
-pub use deferred::{deferred, Arrival, ChunkError};
+pub use deferred::{deferred, Arrival, Build, ChunkError};
 pub use startup::{later, StartUp};
 pub use walk::Walk;
 
@@ -380,7 +380,7 @@ pub fn App(
                     <Show when=mounted(7)>{below(walk, Below::Callers)}</Show>
                     <Show when=mounted(8)>{below(walk, Below::Queue)}</Show>
                     <Show when=mounted(9)>{below(walk, Below::Share)}</Show>
-                    {move || (!walk.open.get()).then(|| readings(ctl, walk, reveal, chart_account, stage, columns))}
+                    {move || (!walk.open.get()).then(|| sandbox_readings(walk, reveal, chart_account, stage, columns))}
                     <Show when=mounted(10)>{below(walk, Below::Store)}</Show>
                 </div>
                 // Drawn with the stage above it, so its box never moves down
@@ -397,8 +397,38 @@ pub fn App(
             </div>
             </Show>
         </main>
-        {(!embed).then(|| below(walk, Below::EmbedDialog))}
+        // The dialog says it did not arrive only once it is asked for.
+        {(!embed).then(|| view! {
+            <div class="embed-slot" class:asked=move || ctl.embedding.get()>
+                {below(walk, Below::EmbedDialog)}
+            </div>
+        })}
         {notice}
+    }
+}
+
+/// The promises and the chart in the sandbox. In its columns they stand
+/// under the panels that arrive in a chunk of a split build, so they arrive
+/// with them, in their order, and never push one down (see `below`).
+fn sandbox_readings(
+    walk: Walk,
+    reveal: RwSignal<Option<crate::lab::AttemptId>>,
+    account: Signal<String>,
+    started: RwSignal<u8>,
+    in_columns: bool,
+) -> AnyView {
+    if in_columns {
+        below(
+            walk,
+            Below::Readings {
+                reveal,
+                account,
+                started,
+            },
+        )
+        .into_any()
+    } else {
+        readings(walk.ctl, walk, reveal, account, started, false).into_any()
     }
 }
 
@@ -406,8 +436,7 @@ pub fn App(
 /// where their growing moves no control; above the timeline in the
 /// walkthrough. The promises come first, named by the timeline's rows.
 /// `in_columns`: the sandbox is laid out in columns (not a phone's one), so
-/// they arrive in that column's order, with the share panel above them (in a
-/// split build, once the panels above them have arrived, see `Arrivals`).
+/// they arrive in that column's order, with the share panel above them.
 fn readings(
     ctl: Controller,
     walk: Walk,
@@ -417,10 +446,7 @@ fn readings(
     in_columns: bool,
 ) -> impl IntoView {
     let (promises_at, chart_at) = if in_columns { (9, 9) } else { (3, 4) };
-    let above_here = use_context::<Arrivals>().filter(|_| in_columns);
-    let mounted = move |panel: u8| {
-        move || started.get() >= panel && above_here.is_none_or(|a| a.none_pending())
-    };
+    let mounted = move |panel: u8| move || started.get() >= panel;
     view! {
         <Show when=mounted(promises_at)>
             <PanelSlot walk=walk panel=Panel::Promises><InvariantView ctl=ctl reveal=reveal /></PanelSlot>

@@ -16,8 +16,8 @@ const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
 
 super::deferred::part! {
     /// The walkthrough's panel: in the walkthrough's chunk of a split build.
-    walkthrough: fn walk_panel(walk: Walk) -> AnyView {
-        view! { <WalkPanel walk=walk /> }.into_any()
+    walkthrough: fn walk_panel(walk: Walk) -> super::deferred::Build {
+        Box::new(move || view! { <WalkPanel walk=walk /> }.into_any())
     }
 }
 
