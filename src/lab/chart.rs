@@ -629,7 +629,33 @@ pub fn chevrons_path<'a>(marks: impl IntoIterator<Item = &'a Mark>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::nice_step;
+    use super::{chevrons_path, dots_path, nice_step, percent, Mark, Outcome};
+
+    #[test]
+    fn a_percentage_is_printed_to_one_decimal() {
+        assert_eq!(percent(37.5, 100.0), "37.5%");
+        assert_eq!(percent(1.0, 3.0), "33.3%");
+        assert_eq!(percent(640.0, 640.0), "100.0%");
+    }
+
+    #[test]
+    fn marks_are_one_path_of_dots_or_chevrons() {
+        let mark = |x: f64, y: f64| Mark {
+            x,
+            y,
+            balance: 0,
+            outcome: Outcome::Applied,
+            attempt: 1,
+            below_scale: false,
+        };
+        let marks = [mark(10.04, 20.0), mark(2.0, 130.56)];
+        assert_eq!(dots_path(&marks), "M10.0 20.0h0M2.0 130.6h0");
+        // A chevron three pixels either side, from four above to two below.
+        assert_eq!(
+            chevrons_path(&marks),
+            "M7.0 16.0L10.0 22.0L13.0 16.0M0.0 126.6L2.0 132.6L5.0 126.6"
+        );
+    }
 
     #[test]
     fn nice_steps_are_one_two_or_five_times_a_power_of_ten() {

@@ -17,7 +17,12 @@ impl fmt::Display for Decimal {
         let scale = 10_u64.pow(places);
         let value = if value.is_finite() { value } else { 0.0 };
         let scaled = (value.abs() * scale as f64).round() as u64;
-        let sign = if value < 0.0 && scaled != 0 { "-" } else { "" };
+        // A value that rounds to zero has no sign ("-0.0" is no number a page shows).
+        let sign = if scaled != 0 && value.is_sign_negative() {
+            "-"
+        } else {
+            ""
+        };
         let (whole, fraction) = (scaled / scale, scaled % scale);
         if places == 0 {
             write!(f, "{sign}{whole}")
