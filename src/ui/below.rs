@@ -49,9 +49,7 @@ part! {
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
-            Below::Readings { reveal, account, started } => {
-                super::readings(ctl, walk, reveal, account, started, true).into_any()
-            }
+            Below::Readings { reveal, account, started } => column_readings(walk, reveal, account, started)(),
         })
     }
 }
@@ -72,14 +70,20 @@ pub fn below(walk: Walk, which: Below) -> impl IntoView {
                         account,
                         started,
                     },
-                ) => {
-                    let build: Build = Box::new(move || {
-                        super::readings(ctl, walk, reveal, account, started, true).into_any()
-                    });
-                    Ok(build)
-                }
+                ) => Ok(column_readings(walk, reveal, account, started)),
                 (arrived, _) => arrived,
             }
         }
     })
+}
+
+/// Builds the promises and the chart in the sandbox's column (their code is
+/// in the first load).
+fn column_readings(
+    walk: Walk,
+    reveal: RwSignal<Option<AttemptId>>,
+    account: Signal<String>,
+    started: RwSignal<u8>,
+) -> Build {
+    Box::new(move || super::readings(walk.ctl, walk, reveal, account, started, true).into_any())
 }

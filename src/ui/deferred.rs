@@ -40,7 +40,7 @@ pub type Arrival = Result<Build, ChunkError>;
 const RETRY_PAUSES_MS: [u32; 2] = [400, 1_600];
 
 /// Declares a part of the page in the chunk `$chunk`: a function whose body
-/// is any value (usually a view). Called through [`arrive!`].
+/// is any value (for a view, its `Build`er). Called through [`arrive!`].
 macro_rules! part {
     ($(#[$doc:meta])* $chunk:ident: fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $out:ty $body:block) => {
         $(#[$doc])*
