@@ -5,6 +5,7 @@ mod action;
 mod chart;
 mod decimal;
 mod error;
+pub mod explore;
 mod field_error;
 mod fold;
 mod form;

@@ -322,6 +322,37 @@ impl Settings {
         self
     }
 
+    /// The changes that make these settings from the lab's first ones, in the
+    /// order of [`Setting`]'s variants: what a new world is told to stand where
+    /// this one stands (the inverse of [`with`](Self::with)).
+    pub fn changes(&self) -> Vec<Setting> {
+        let start = Settings::default();
+        [
+            (self.paused != start.paused).then_some(Setting::Paused(self.paused)),
+            (self.caller_timeout_ms != start.caller_timeout_ms)
+                .then_some(Setting::CallerTimeoutMs(self.caller_timeout_ms)),
+            (self.processing_ms != start.processing_ms)
+                .then_some(Setting::ProcessingMs(self.processing_ms)),
+            (self.naive != start.naive).then_some(Setting::Naive(self.naive)),
+            (self.store != start.store).then_some(Setting::Store(self.store)),
+            (self.processes != start.processes).then_some(Setting::Processes(self.processes)),
+            (self.routing != start.routing).then_some(Setting::Routing(self.routing)),
+            (self.retention_hours != start.retention_hours)
+                .then_some(Setting::RetentionHours(self.retention_hours)),
+            (self.ledger_check != start.ledger_check)
+                .then_some(Setting::LedgerCheck(self.ledger_check)),
+            (self.in_flight != start.in_flight).then_some(Setting::InFlight(self.in_flight)),
+            (self.acknowledge != start.acknowledge)
+                .then_some(Setting::Acknowledge(self.acknowledge)),
+            (self.auto_retry != start.auto_retry).then_some(Setting::AutoRetry(self.auto_retry)),
+            (self.email != start.email).then_some(Setting::Email(self.email)),
+            (self.email_via != start.email_via).then_some(Setting::EmailVia(self.email_via)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// Whether every setting is one the lab allows; the first that is not, if any.
     pub fn validate(&self) -> Result<(), SettingError> {
         if !(MIN_CALLER_TIMEOUT_MS..=MAX_SETTING_MS).contains(&self.caller_timeout_ms) {

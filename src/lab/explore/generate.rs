@@ -1,0 +1,111 @@
+//! Random histories, from a seed: what people and faults do to the world
+//! (sends, retries with the same or a fresh key, lost acknowledgements, two
+//! callers racing, bursts, armed crash points, restarts, redelivery, pauses
+//! and steps, waits, the clock moved past retention, sign-ins, balance
+//! checks). The settings stay as they are: they are what is being tried.
+
+use fastrand::Rng;
+
+use crate::core::{CrashPoint, GrantPoints};
+use crate::lab::{Action, Setting, Settings, HOUR_MS, MAX_CLOCK_MOVE_MS, MAX_WAIT_MS};
+
+/// The accounts the histories use: two, so that a caller can ask for the other's.
+pub const ACCOUNTS: [&str; 2] = ["alice", "bob"];
+/// The keys: few, so that operations meet.
+const KEYS: [&str; 3] = ["order-1", "order-2", "order-3"];
+
+/// The generator of history number `index` of a search from `seed`: each
+/// history has its own, so any one can be made again alone.
+pub fn rng_for(seed: u64, index: u64) -> Rng {
+    Rng::with_seed(seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// A history of 1 to `max_steps` steps under `settings`.
+pub fn history(rng: &mut Rng, settings: &Settings, max_steps: usize) -> Vec<Action> {
+    let length = rng.usize(1..=max_steps.max(1));
+    let mut steps = Vec::with_capacity(length + 1);
+    while steps.len() < length {
+        steps.extend(step(rng, settings));
+    }
+    steps.truncate(length);
+    steps
+}
+
+fn grant(rng: &mut Rng) -> GrantPoints {
+    let points = if rng.u8(0..4) == 0 { 25 } else { 100 };
+    GrantPoints::new(
+        KEYS[rng.usize(..KEYS.len())],
+        ACCOUNTS[rng.usize(..ACCOUNTS.len())],
+        points,
+    )
+}
+
+fn account(rng: &mut Rng) -> String {
+    ACCOUNTS[rng.usize(..ACCOUNTS.len())].to_owned()
+}
+
+/// Waits that matter under these settings: part of a handling, just past one,
+/// just past a caller's deadline, and long enough for retries to run out.
+fn wait(rng: &mut Rng, settings: &Settings) -> u64 {
+    let work = settings.processing_ms;
+    let deadline = settings.caller_timeout_ms;
+    let choices = [
+        (work / 2).max(1),
+        work + 1,
+        deadline + 1,
+        2 * deadline + work,
+        30_000,
+    ];
+    choices[rng.usize(..choices.len())].clamp(1, MAX_WAIT_MS)
+}
+
+/// One thing done to the world (two for callers racing on one key).
+fn step(rng: &mut Rng, settings: &Settings) -> Vec<Action> {
+    let lose = |rng: &mut Rng| rng.u8(0..10) < 3;
+    match rng.u32(0..100) {
+        0..=21 => vec![Action::Send {
+            grant: grant(rng),
+            lose_acknowledgement: lose(rng),
+        }],
+        22..=33 => vec![Action::RetrySame {
+            lose_acknowledgement: lose(rng),
+        }],
+        34..=38 => vec![Action::RetryFresh {
+            lose_acknowledgement: lose(rng),
+        }],
+        39..=43 => {
+            // Two callers send the same request at once.
+            let grant = grant(rng);
+            let send = Action::Send {
+                grant,
+                lose_acknowledgement: false,
+            };
+            vec![send.clone(), send]
+        }
+        44..=55 => vec![Action::Wait {
+            ms: wait(rng, settings),
+        }],
+        56..=61 => vec![Action::Restart],
+        62..=68 => vec![Action::SetCrashPoint {
+            point: Some(CrashPoint::ALL[rng.usize(..CrashPoint::ALL.len())]),
+        }],
+        69..=76 => vec![Action::MoveClock {
+            ms: (settings.retention_ms() + HOUR_MS).min(MAX_CLOCK_MOVE_MS),
+        }],
+        77..=81 => vec![Action::SetRedeliver { on: true }],
+        82..=84 => vec![Action::Set(Setting::Paused(true))],
+        85..=86 => vec![Action::Set(Setting::Paused(false))],
+        87..=88 => vec![Action::Step],
+        89..=91 => vec![Action::Burst {
+            account_id: account(rng),
+            points: 1,
+            count: rng.u32(2..=20),
+        }],
+        92..=96 => vec![Action::SignIn {
+            account_id: (rng.u8(0..3) != 0).then(|| account(rng)),
+        }],
+        _ => vec![Action::CheckBalance {
+            account_id: account(rng),
+        }],
+    }
+}

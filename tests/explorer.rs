@@ -1,0 +1,450 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The explorer: searches that break the article's in-memory store, searches
+//! that cannot break the article's recommendations, shrinking that keeps the
+//! break, the identity watch, and the same result from the same seed.
+
+use idempotency_lab::core::{EmailVia, GrantPoints, InFlightPolicy};
+use idempotency_lab::lab::explore::{
+    history, rng_for, run, shrink, simpler, Cell, Combination, Found, Promise, SafetyTable, Search,
+    Verdict, Watch, DEFAULT_MAX_STEPS, SHRINK_RUNS,
+};
+use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, StoreKind};
+use idempotency_lab::sim::{Event, Happening, Origin};
+use proptest::prelude::*;
+
+/// The article's recommendations: one transaction with its unique
+/// constraint, a duplicate in flight waits for the first, acknowledge after
+/// the work, recognise by ledger row, email through the outbox.
+fn recommended() -> Settings {
+    [
+        Setting::Store(StoreKind::OneTransaction),
+        Setting::InFlight(InFlightPolicy::Wait),
+        Setting::Acknowledge(Acknowledge::AfterWork),
+        Setting::LedgerCheck(true),
+        Setting::Email(true),
+        Setting::EmailVia(EmailVia::Outbox),
+    ]
+    .into_iter()
+    .fold(Settings::default(), Settings::with)
+}
+
+fn found(settings: &Settings, seed: u64, limit: u64) -> Option<Found> {
+    match Search::new(settings, seed, limit, DEFAULT_MAX_STEPS).finish() {
+        Verdict::Broken(found) => Some(found.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_in_memory_store_with_a_restart_is_broken_in_a_few_hundred_histories() {
+    for seed in 0..5 {
+        let found = found(&Settings::default(), seed, 1_000).expect("broken");
+        assert!(found.tried <= 300, "seed {seed}: tried {}", found.tried);
+        assert_eq!(found.promise, Promise::Kept(Invariant::AtMostOnce));
+        assert!(found.steps.len() <= 4, "seed {seed}: {:?}", found.steps);
+        // The process that held the first grant's memory went away before
+        // the second: a restart, or a crash.
+        assert!(
+            found
+                .steps
+                .iter()
+                .any(|s| matches!(s, Action::Restart | Action::SetCrashPoint { .. })),
+            "{:?}",
+            found.steps
+        );
+    }
+}
+
+#[test]
+fn the_recommendations_keep_every_promise() {
+    let histories = std::env::var("EXPLORER_HISTORIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let mut search = Search::new(&recommended(), 7, histories, DEFAULT_MAX_STEPS);
+    let verdict = search.finish().clone();
+    if let Verdict::Broken(found) = &verdict {
+        panic!("{found:?}\n{:?}", search.replay(found));
+    }
+    assert_eq!(verdict, Verdict::Held { tried: histories });
+}
+
+#[test]
+fn an_email_sent_inline_is_sent_again_for_a_replayed_receipt() {
+    let settings = [
+        Setting::Store(StoreKind::OneTransaction),
+        Setting::InFlight(InFlightPolicy::Wait),
+        Setting::Acknowledge(Acknowledge::AfterWork),
+        Setting::LedgerCheck(true),
+        Setting::Email(true),
+    ]
+    .into_iter()
+    .fold(Settings::default(), Settings::with);
+    let found = found(&settings, 3, 2_000).expect("broken");
+    assert_eq!(found.promise, Promise::OneEmail);
+    assert!(found.steps.len() <= 3, "{:?}", found.steps);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_result_and_another_seed_other_histories() {
+    let settings = Settings::default().with(Setting::Store(StoreKind::BalanceFirst));
+    assert_eq!(found(&settings, 11, 1_000), found(&settings, 11, 1_000));
+    let a = history(&mut rng_for(11, 0), &settings, DEFAULT_MAX_STEPS);
+    assert_eq!(
+        a,
+        history(&mut rng_for(11, 0), &settings, DEFAULT_MAX_STEPS)
+    );
+    let others = (1..20)
+        .map(|i| history(&mut rng_for(11, i), &settings, DEFAULT_MAX_STEPS))
+        .filter(|h| *h != a)
+        .count();
+    assert!(others >= 18, "{others}");
+    assert!((0..50).all(|i| {
+        let h = history(&mut rng_for(5, i), &settings, 6);
+        (1..=6).contains(&h.len())
+    }));
+}
+
+#[test]
+fn a_search_stops_at_its_limit_and_goes_on_in_slices() {
+    let mut search = Search::new(&recommended(), 1, 25, DEFAULT_MAX_STEPS);
+    assert_eq!(search.advance(10), &Verdict::Running { tried: 10 });
+    assert_eq!(search.advance(10), &Verdict::Running { tried: 20 });
+    assert_eq!(search.advance(10), &Verdict::Held { tried: 25 });
+    assert_eq!(search.advance(10), &Verdict::Held { tried: 25 });
+    let mut none = Search::new(&recommended(), 1, 0, DEFAULT_MAX_STEPS);
+    assert_eq!(none.verdict(), &Verdict::Held { tried: 0 });
+    assert_eq!(none.finish(), &Verdict::Held { tried: 0 });
+}
+
+#[test]
+fn a_found_history_replays_to_the_same_break() {
+    let settings = Settings::default().with(Setting::Processes(2));
+    let mut search = Search::new(&settings, 2, 1_000, DEFAULT_MAX_STEPS);
+    let Verdict::Broken(found) = search.finish().clone() else {
+        panic!("not broken");
+    };
+    let history = search.replay(&found);
+    // The settings first, then the steps, then whatever time the end took.
+    assert_eq!(history.actions[0], Action::Set(Setting::Processes(2)));
+    let mut lab = idempotency_lab::lab::Lab::new();
+    for action in &history.actions {
+        lab.dispatch(action.clone()).expect("a replay is accepted");
+    }
+    let invariant = match found.promise {
+        Promise::Kept(invariant) => invariant,
+        other => panic!("{other:?}"),
+    };
+    assert!(!lab.state().invariants().holds(invariant));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever it starts from, a shrunk history still breaks the promise,
+    /// and is no longer than the history it came from.
+    #[test]
+    fn shrinking_keeps_the_break(seed in any::<u64>(), store in 0..4usize, two in any::<bool>()) {
+        let settings = Settings::default()
+            .with(Setting::Store(StoreKind::ALL[store]))
+            .with(Setting::Processes(if two { 2 } else { 1 }));
+        let setup = settings.changes();
+        for index in 0..200 {
+            let steps = history(&mut rng_for(seed, index), &settings, DEFAULT_MAX_STEPS);
+            let trial = run(&setup, &steps);
+            let Some(promise) = trial.broken.first() else { continue };
+            let shrunk = shrink(&setup, &trial.steps, promise, SHRINK_RUNS);
+            prop_assert!(run(&setup, &shrunk).broken.contains(promise));
+            prop_assert!(shrunk.len() <= trial.steps.len());
+            break;
+        }
+    }
+
+    /// A world told a settings' changes stands where those settings stand.
+    #[test]
+    fn settings_changes_rebuild_the_settings(
+        store in 0..4usize,
+        processes in 1..=2u8,
+        ledger in any::<bool>(),
+        paused in any::<bool>(),
+        email in any::<bool>(),
+        timeout in 1..=10_000u64,
+    ) {
+        let settings = [
+            Setting::Store(StoreKind::ALL[store]),
+            Setting::Processes(processes),
+            Setting::LedgerCheck(ledger),
+            Setting::Paused(paused),
+            Setting::Email(email),
+            Setting::CallerTimeoutMs(timeout),
+            Setting::Acknowledge(Acknowledge::AfterWork),
+            Setting::InFlight(InFlightPolicy::RetryLater),
+            Setting::EmailVia(EmailVia::Outbox),
+            Setting::RetentionHours(3),
+            Setting::ProcessingMs(7),
+            Setting::Naive(true),
+        ]
+        .into_iter()
+        .fold(Settings::default(), Settings::with);
+        let changes = settings.changes();
+        prop_assert_eq!(changes.iter().copied().fold(Settings::default(), Settings::with), settings);
+        let mut lab = idempotency_lab::lab::Lab::new();
+        for change in &changes {
+            lab.dispatch(Action::Set(*change)).unwrap();
+        }
+        prop_assert_eq!(lab.state().settings(), settings);
+    }
+}
+
+#[test]
+fn the_first_settings_need_no_change() {
+    assert!(Settings::default().changes().is_empty());
+}
+
+#[test]
+fn simpler_steps_are_simpler() {
+    let send = |key: &str, account: &str, points, lose| Action::Send {
+        grant: GrantPoints::new(key, account, points),
+        lose_acknowledgement: lose,
+    };
+    assert!(simpler(&send("order-1", "alice", 100, false)).is_empty());
+    assert_eq!(
+        simpler(&send("order-3", "bob", 25, true)),
+        vec![
+            send("order-1", "alice", 100, true),
+            send("order-3", "bob", 100, true),
+            send("order-3", "alice", 25, true),
+            send("order-1", "bob", 25, true),
+            send("order-3", "bob", 25, false),
+        ]
+    );
+    assert_eq!(
+        simpler(&Action::RetryFresh {
+            lose_acknowledgement: true
+        }),
+        vec![
+            Action::RetrySame {
+                lose_acknowledgement: true
+            },
+            Action::RetryFresh {
+                lose_acknowledgement: false
+            }
+        ]
+    );
+    assert_eq!(
+        simpler(&Action::RetrySame {
+            lose_acknowledgement: true
+        }),
+        vec![Action::RetrySame {
+            lose_acknowledgement: false
+        }]
+    );
+    assert!(simpler(&Action::RetrySame {
+        lose_acknowledgement: false
+    })
+    .is_empty());
+    let waits = |ms: u64| -> Vec<u64> {
+        simpler(&Action::Wait { ms })
+            .into_iter()
+            .map(|step| match step {
+                Action::Wait { ms } => ms,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(waits(301), [200, 500]);
+    assert_eq!(waits(187), [100, 200]);
+    assert_eq!(waits(3), [2, 5]);
+    assert_eq!(waits(500), [200]);
+    assert_eq!(waits(200), [100]);
+    assert_eq!(waits(100), [50]);
+    assert_eq!(waits(2), [1]);
+    assert_eq!(
+        waits(5_000_000_000_000_000_000),
+        [2_000_000_000_000_000_000]
+    );
+    assert_eq!(waits(u64::MAX), [10_000_000_000_000_000_000]);
+    assert!(waits(1).is_empty());
+    let burst = |count| Action::Burst {
+        account_id: "bob".into(),
+        points: 1,
+        count,
+    };
+    assert_eq!(simpler(&burst(9)), vec![burst(4)]);
+    assert!(simpler(&burst(1)).is_empty());
+    assert!(simpler(&Action::Restart).is_empty());
+}
+
+fn sent(attempt: u64, account: &str, origin: Origin, repeats: Option<u64>) -> Event {
+    Event {
+        at: 0,
+        what: Happening::Sent {
+            attempt,
+            origin,
+            process: 1,
+            deadline: None,
+            grant: GrantPoints::new("order-1", account, 100),
+            acknowledgement_will_be_lost: false,
+            redelivery_of: repeats.filter(|_| origin == Origin::Redelivered),
+            retry_of: repeats.filter(|_| origin == Origin::AutoRetry),
+        },
+    }
+}
+
+fn handled(attempt: u64) -> Event {
+    Event {
+        at: 1,
+        what: Happening::Handled {
+            attempt,
+            store: Err(idempotency_lab::GrantError::NonPositivePoints),
+            acknowledgement_lost: false,
+            balance: 0,
+        },
+    }
+}
+
+#[test]
+fn the_watch_sees_a_request_served_for_another_account() {
+    // Signed in as alice, a request for bob that the store served.
+    let mut watch = Watch::default();
+    watch.events(&[sent(1, "bob", Origin::Send, None)], Some("alice"));
+    assert!(!watch.served_another(), "sent is not served");
+    watch.events(&[handled(1)], Some("alice"));
+    assert!(watch.served_another());
+
+    // Nobody signed in: any account may be asked for.
+    let mut watch = Watch::default();
+    watch.events(&[sent(1, "bob", Origin::Send, None), handled(1)], None);
+    assert!(!watch.served_another());
+
+    // A redelivery and an automatic retry speak for the first caller, whoever
+    // is signed in when they come.
+    let mut watch = Watch::default();
+    watch.events(&[sent(1, "bob", Origin::Send, None)], Some("bob"));
+    watch.events(
+        &[
+            sent(2, "bob", Origin::Redelivered, Some(1)),
+            handled(2),
+            sent(3, "bob", Origin::AutoRetry, Some(1)),
+            handled(3),
+        ],
+        Some("alice"),
+    );
+    assert!(!watch.served_another());
+    let mut watch = Watch::default();
+    watch.events(&[sent(1, "bob", Origin::Send, None)], Some("alice"));
+    watch.events(
+        &[sent(2, "bob", Origin::AutoRetry, Some(1)), handled(2)],
+        None,
+    );
+    assert!(watch.served_another());
+
+    // A balance read.
+    let mut watch = Watch::default();
+    watch.balance_read(Some("alice"), "alice", true);
+    watch.balance_read(Some("alice"), "bob", false);
+    watch.balance_read(None, "bob", true);
+    assert!(!watch.served_another());
+    watch.balance_read(Some("alice"), "bob", true);
+    assert!(watch.served_another());
+}
+
+#[test]
+fn promises_have_stable_names() {
+    for promise in Promise::ALL {
+        assert_eq!(Promise::from_code(promise.code()), Some(promise));
+        assert_eq!(Promise::ALL[promise.index()], promise);
+    }
+    assert_eq!(Promise::OneEmail.code(), "one-email");
+    assert_eq!(Promise::OwnAccount.code(), "own-account");
+    assert_eq!(Promise::from_code("nope"), None);
+}
+
+#[test]
+fn a_search_in_slices_shrinks_then_finds_what_a_search_at_once_finds() {
+    let mut sliced = Search::new(&Settings::default(), 4, 1_000, DEFAULT_MAX_STEPS);
+    let mut shrinking = 0;
+    while matches!(
+        sliced.advance(1),
+        Verdict::Running { .. } | Verdict::Shrinking { .. }
+    ) {
+        if let Verdict::Shrinking { promise, .. } = sliced.verdict() {
+            assert_eq!(*promise, Promise::Kept(Invariant::AtMostOnce));
+            shrinking += 1;
+        }
+    }
+    assert!(shrinking > 1, "the shrink took {shrinking} slices");
+    assert_eq!(
+        sliced.verdict(),
+        Search::new(&Settings::default(), 4, 1_000, DEFAULT_MAX_STEPS).finish()
+    );
+}
+
+/// Only the article's whole set of recommendations keeps every promise: one
+/// transaction, recognising by ledger row, email through the outbox. (The
+/// in-flight policy and when the queue is acknowledged decide what a
+/// duplicate is told and whether a message is lost, not these promises.)
+#[test]
+fn the_safety_table_keeps_every_promise_only_with_the_recommendations() {
+    let mut table = SafetyTable::new(&Settings::default(), 1, 120, DEFAULT_MAX_STEPS);
+    assert_eq!(table.rows().len(), 4 * 2 * 3 * 2 * 2 * 2);
+    assert!(table
+        .rows()
+        .iter()
+        .all(|row| Promise::ALL.iter().all(|p| row.cell(*p) == Cell::Waiting)));
+    while !table.advance(500) {}
+    for row in table.rows() {
+        let c = row.combination;
+        let recommended = c.store == StoreKind::OneTransaction
+            && c.ledger_check
+            && c.email_via == EmailVia::Outbox;
+        assert_eq!(row.keeps_every_promise(), recommended, "{c:?}");
+        assert!(row.is_done());
+        for promise in Promise::ALL {
+            match row.cell(promise) {
+                Cell::Held { histories } => assert_eq!(histories, 120),
+                Cell::Broken { histories, steps } => {
+                    assert!((1..=120).contains(&histories));
+                    assert!(!steps.is_empty() && steps.len() <= 6, "{c:?} {steps:?}");
+                    assert!(run(row.setup(), &steps).broken.contains(promise));
+                }
+                Cell::Waiting => panic!("{c:?} {promise:?} not judged"),
+            }
+        }
+    }
+    assert!(table
+        .rows()
+        .iter()
+        .any(|row| row.combination == Combination::recommended() && row.keeps_every_promise()));
+    // Nobody is served another's account, whatever the settings.
+    assert!(table
+        .rows()
+        .iter()
+        .all(|row| matches!(row.cell(Promise::OwnAccount), Cell::Held { .. })));
+}
+
+#[test]
+fn a_row_stops_once_every_promise_is_broken_and_a_table_goes_in_slices() {
+    let base = Settings::default();
+    let mut table = SafetyTable::of(
+        vec![Combination::recommended(), Combination::recommended()],
+        &base,
+        9,
+        30,
+        DEFAULT_MAX_STEPS,
+    );
+    assert!(!table.advance(31));
+    assert_eq!(table.rows()[0].tried(), 30);
+    assert_eq!(table.rows()[1].tried(), 1);
+    assert_eq!(table.histories(), 31);
+    assert!(matches!(
+        table.rows()[1].cell(Promise::OneEmail),
+        Cell::Held { histories: 1 }
+    ));
+    assert!(table.advance(100));
+    assert_eq!(table.histories(), 60);
+    assert_eq!(
+        table.rows()[1].setup(),
+        Combination::recommended().settings(&base).changes()
+    );
+}
