@@ -449,6 +449,32 @@ fn the_callers_history_replayed_in_wasm_gives_the_native_event_log() {
     assert_eq!(log, recorded);
 }
 
+/// The explorer, run in Wasm from a fixed seed, finds and shrinks the very
+/// history the native build recorded (tests/explorer.rs checks the native side
+/// against the same file).
+#[wasm_bindgen_test]
+fn the_explorer_in_wasm_finds_what_the_native_build_found() {
+    use idempotency_lab::lab::explore::{Search, Verdict, DEFAULT_MAX_STEPS};
+    let settings = idempotency_lab::lab::Settings::default()
+        .with(Setting::Store(StoreKind::BalanceFirst))
+        .with(Setting::Processes(2));
+    let mut search = Search::new(&settings, 11, 1_000, DEFAULT_MAX_STEPS);
+    let Verdict::Broken(found) = search.finish().clone() else {
+        panic!("not broken");
+    };
+    let session: serde_json::Value =
+        serde_json::from_str(&idempotency_lab::lab::to_json(&search.replay(&found))).unwrap();
+    let record = serde_json::json!({
+        "promise": found.promise.code(),
+        "tried": found.tried,
+        "session": session,
+    });
+    assert_eq!(
+        serde_json::to_string_pretty(&record).unwrap() + "\n",
+        include_str!("fixtures/explorer/balance-first-two-processes-seed-11.json")
+    );
+}
+
 /// A lab whose durable store writes the balance first, with a crash armed between
 /// the two writes, after one send has crashed its process there.
 fn balance_first_crashed() -> Lab {
@@ -1073,4 +1099,133 @@ async fn an_unsplit_part_is_drawn_in_the_same_task_as_its_place() {
     // No await between the mount and the look.
     assert!(root.query_selector(".at-once").unwrap().is_some());
     root.remove();
+}
+
+/// The explorer's button and what it says, read from the page.
+fn explorer_state(lab: &Mounted) -> (String, String, Option<String>) {
+    let button = lab
+        .find("[data-testid=explorer]")
+        .expect("the explorer's button");
+    (
+        button.get_attribute("data-state").unwrap_or_default(),
+        button.get_attribute("data-histories").unwrap_or_default(),
+        button.get_attribute("data-broken"),
+    )
+}
+
+/// Waits until the explorer is no longer running (at most 20 s).
+async fn explorer_done(lab: &Mounted) {
+    for _ in 0..2_000 {
+        if explorer_state(lab).0 != "running" {
+            return;
+        }
+        TimeoutFuture::new(10).await;
+    }
+    panic!("the explorer still runs");
+}
+
+/// From the sandbox's own settings (the article's in-memory store), the
+/// explorer finds a history that grants twice, lists its steps, and hands it
+/// to the sandbox, where the promise stands broken.
+#[wasm_bindgen_test]
+async fn the_explorer_breaks_the_in_memory_store_and_hands_the_history_over() {
+    let lab = mount(Lang::En).await;
+    assert_eq!(explorer_state(&lab).0, "idle");
+    lab.find("[data-testid=explorer]")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    explorer_done(&lab).await;
+    let (state, histories, broken) = explorer_state(&lab);
+    assert_eq!(state, "broken");
+    assert_eq!(broken.as_deref(), Some("at-most-once"));
+    let tried: u64 = histories.parse().unwrap();
+    assert!((1..=300).contains(&tried), "{tried}");
+    let steps = lab.all("[data-testid=explorer-history] li");
+    assert!((2..=4).contains(&steps.len()), "{}", steps.len());
+    let said = lab
+        .find("[data-testid=explorer-said]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(said.contains("Broken"), "{said}");
+    let first = steps[0].text_content().unwrap();
+    assert!(first.starts_with("Send 100 points to"), "{first}");
+    assert!(first.contains("alice"), "{first}");
+    let link = lab.find("[data-testid=explorer-link]").unwrap();
+    assert!(link.get_attribute("href").unwrap().contains("#state="));
+
+    lab.find("[data-testid=explorer-try]")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    let promise = lab
+        .find("[data-testid=invariant-at-most-once]")
+        .expect("the promises panel");
+    assert_eq!(
+        promise.get_attribute("data-holds").as_deref(),
+        Some("false")
+    );
+    let notice = lab
+        .find("[data-testid=notice]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(notice.contains("explorer found"), "{notice}");
+}
+
+/// A number of histories the explorer cannot take is said, and nothing runs;
+/// a search can be cancelled, and says how far it got.
+#[wasm_bindgen_test]
+async fn the_explorer_refuses_bad_input_and_can_be_cancelled() {
+    let mut start = Lab::new();
+    for change in [
+        Setting::Store(StoreKind::OneTransaction),
+        Setting::LedgerCheck(true),
+    ] {
+        start.dispatch(Action::Set(change)).unwrap();
+    }
+    let lab = mount_with(Lang::Fa, Some(start)).await;
+    lab.type_into("explorer-histories", "0").await;
+    let button: HtmlElement = lab.find("[data-testid=explorer]").unwrap().unchecked_into();
+    button.click();
+    settle().await;
+    assert_eq!(explorer_state(&lab).0, "idle");
+    let error = lab
+        .find("[data-testid=explorer-error]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(
+        error.contains("۱٬۰۰۰٬۰۰۰") || error.contains("۱۰۰۰۰۰۰"),
+        "{error}"
+    );
+    lab.type_into("explorer-histories", "۵۰۰۰۰").await;
+    button.click();
+    settle().await;
+    assert!(lab
+        .find("[data-testid=explorer-error]")
+        .unwrap()
+        .text_content()
+        .unwrap()
+        .is_empty());
+    assert_eq!(explorer_state(&lab).0, "running");
+    TimeoutFuture::new(100).await;
+    lab.find("[data-testid=explorer-cancel]")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    let (state, histories, _) = explorer_state(&lab);
+    assert_eq!(state, "idle");
+    let tried: u64 = histories.parse().unwrap();
+    assert!(tried > 0 && tried < 50_000, "{tried}");
+    TimeoutFuture::new(100).await;
+    assert_eq!(
+        explorer_state(&lab).1,
+        histories,
+        "a cancelled search stops"
+    );
 }

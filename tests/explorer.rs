@@ -5,8 +5,8 @@
 
 use idempotency_lab::core::{EmailVia, GrantPoints, InFlightPolicy};
 use idempotency_lab::lab::explore::{
-    history, rng_for, run, shrink, simpler, Cell, Combination, Found, Promise, SafetyTable, Search,
-    Verdict, Watch, DEFAULT_MAX_STEPS, SHRINK_RUNS,
+    fragment, history, narrate, rng_for, run, shrink, simpler, Cell, Combination, Found, Promise,
+    SafetyTable, Said, Search, Verdict, Watch, DEFAULT_MAX_STEPS, SHRINK_RUNS,
 };
 use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, StoreKind};
 use idempotency_lab::sim::{Event, Happening, Origin};
@@ -64,7 +64,14 @@ fn the_recommendations_keep_every_promise() {
     let mut search = Search::new(&recommended(), 7, histories, DEFAULT_MAX_STEPS);
     let verdict = search.finish().clone();
     if let Verdict::Broken(found) = &verdict {
-        panic!("{found:?}\n{:?}", search.replay(found));
+        panic!(
+            "{} broken after {} histories, shrunk to {:?}; open it in the lab (trunk serve) at \
+             http://127.0.0.1:8080/{}",
+            found.promise.code(),
+            found.tried,
+            found.steps,
+            fragment(&search.replay(found))
+        );
     }
     assert_eq!(verdict, Verdict::Held { tried: histories });
 }
@@ -131,6 +138,11 @@ fn a_found_history_replays_to_the_same_break() {
     for action in &history.actions {
         lab.dispatch(action.clone()).expect("a replay is accepted");
     }
+    // The link a failing test prints opens the same history, broken alike.
+    let link = fragment(&history);
+    let token = link.strip_prefix("#state=").expect("a state fragment");
+    let opened = idempotency_lab::lab::from_link_token(token).expect("the link opens");
+    assert_eq!(opened.history(), &history);
     let invariant = match found.promise {
         Promise::Kept(invariant) => invariant,
         other => panic!("{other:?}"),
@@ -447,4 +459,157 @@ fn a_row_stops_once_every_promise_is_broken_and_a_table_goes_in_slices() {
         table.rows()[1].setup(),
         Combination::recommended().settings(&base).changes()
     );
+}
+
+/// What a search from a fixed seed found, as the fixture holds it: the
+/// browser test runs the same search in Wasm and compares it with the same
+/// file (`UPDATE_FIXTURES=1` rewrites it).
+fn found_record() -> String {
+    let settings = Settings::default()
+        .with(Setting::Store(StoreKind::BalanceFirst))
+        .with(Setting::Processes(2));
+    let mut search = Search::new(&settings, 11, 1_000, DEFAULT_MAX_STEPS);
+    let Verdict::Broken(found) = search.finish().clone() else {
+        panic!("not broken");
+    };
+    let session: serde_json::Value =
+        serde_json::from_str(&idempotency_lab::lab::to_json(&search.replay(&found))).unwrap();
+    let record = serde_json::json!({
+        "promise": found.promise.code(),
+        "tried": found.tried,
+        "session": session,
+    });
+    serde_json::to_string_pretty(&record).unwrap() + "\n"
+}
+
+const FOUND: &str = "tests/fixtures/explorer/balance-first-two-processes-seed-11.json";
+
+#[test]
+fn a_search_finds_what_the_fixture_recorded() {
+    let record = found_record();
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(FOUND, &record).unwrap();
+    }
+    assert_eq!(record, std::fs::read_to_string(FOUND).unwrap());
+}
+
+/// A found history's replay says what each step did, read from the log: the
+/// in-memory store's double grant is two grants of the same operation with a
+/// restart between, and the step that granted again is the one that broke
+/// the promise.
+#[test]
+fn a_replay_says_what_each_step_did() {
+    let send = Action::Send {
+        grant: GrantPoints::new("order-1", "alice", 100),
+        lose_acknowledgement: true,
+    };
+    let steps = vec![
+        send.clone(),
+        Action::Wait { ms: 100 },
+        Action::Restart,
+        Action::RetrySame {
+            lose_acknowledgement: false,
+        },
+        Action::Wait { ms: 200 },
+    ];
+    let said = narrate(&[], &steps);
+    assert_eq!(said.len(), steps.len() + 1);
+    assert_eq!(said[0], vec![], "sent, not handled yet");
+    assert_eq!(
+        said[1],
+        vec![
+            Said::Applied {
+                attempt: 1,
+                points: 100,
+                account: "alice".into(),
+                balance: 100
+            },
+            Said::AckLost { attempt: 1 },
+        ]
+    );
+    assert_eq!(said[2], vec![Said::Ended { process: 1 }]);
+    assert_eq!(
+        said[4],
+        vec![
+            Said::Applied {
+                attempt: 2,
+                points: 100,
+                account: "alice".into(),
+                balance: 100
+            },
+            Said::Broke(Promise::Kept(Invariant::AtMostOnce)),
+        ]
+    );
+    // The first caller's deadline passes while the end runs.
+    assert!(
+        said[5].contains(&Said::TimedOut { attempt: 1 }),
+        "{:?}",
+        said[5]
+    );
+    // A refused step did nothing.
+    let refused = narrate(
+        &[],
+        &[Action::RetrySame {
+            lose_acknowledgement: false,
+        }],
+    );
+    assert_eq!(refused, vec![vec![], vec![]]);
+}
+
+#[test]
+fn a_replay_names_crashes_redeliveries_expiries_emails_and_refusals() {
+    let setup = [
+        Setting::Store(StoreKind::BalanceFirst),
+        Setting::Email(true),
+    ];
+    let send = |key: &str, account: &str| Action::Send {
+        grant: GrantPoints::new(key, account, 100),
+        lose_acknowledgement: false,
+    };
+    let steps = vec![
+        Action::SetCrashPoint {
+            point: Some(idempotency_lab::CrashPoint::BetweenWrites),
+        },
+        send("order-1", "alice"),
+        Action::Wait { ms: 500 },
+        Action::SetRedeliver { on: true },
+        send("order-2", "alice"),
+        Action::Wait { ms: 500 },
+        Action::MoveClock {
+            ms: 25 * idempotency_lab::lab::HOUR_MS,
+        },
+        Action::SignIn {
+            account_id: Some("bob".into()),
+        },
+        send("order-3", "alice"),
+    ];
+    let said: Vec<Said> = narrate(&setup, &steps).into_iter().flatten().collect();
+    assert!(said.contains(&Said::Crashed {
+        attempt: 1,
+        point: idempotency_lab::CrashPoint::BetweenWrites
+    }));
+    assert!(said.contains(&Said::Broke(Promise::Kept(Invariant::GrantedHasReceipt))));
+    assert!(
+        said.contains(&Said::Redelivered { attempt: 3, of: 2 }),
+        "{said:?}"
+    );
+    assert!(said.contains(&Said::Replayed { attempt: 3 }), "{said:?}");
+    assert!(said.contains(&Said::Emailed {
+        account: "alice".into()
+    }));
+    assert!(said.contains(&Said::Expired {
+        key: "order-2".into()
+    }));
+    assert!(said.contains(&Said::Forbidden { attempt: 4 }), "{said:?}");
+    let refused = narrate(
+        &[],
+        &[
+            send("order-1", "alice"),
+            Action::Send {
+                grant: GrantPoints::new("order-1", "alice", 200),
+                lose_acknowledgement: false,
+            },
+        ],
+    );
+    assert!(refused.concat().contains(&Said::Refused { attempt: 2 }));
 }

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use idempotency_lab::i18n::{
-    language_file, placeholders, Arg, Catalog, CatalogError, Lang, StageWords, WalkWords, Words,
-    LANGUAGES,
+    language_file, placeholders, Arg, Catalog, CatalogError, ExplorerWords, Lang, StageWords,
+    WalkWords, Words, LANGUAGES,
 };
 
 fn catalog(lang: Lang) -> Catalog {
@@ -35,9 +35,16 @@ fn keys_in_code() -> BTreeSet<String> {
         .iter()
         .chain(WalkWords::KEYS)
         .chain(StageWords::KEYS)
+        .chain(ExplorerWords::KEYS)
         .map(|k| k.to_string())
         .collect();
-    for file in ["texts.rs", "walk.rs", "stage.rs", "catalog.rs"] {
+    for file in [
+        "texts.rs",
+        "walk.rs",
+        "stage.rs",
+        "explorer.rs",
+        "catalog.rs",
+    ] {
         let source = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
         let mut rest = source.as_str();
         while let Some(open) = rest.find('"') {

@@ -8,12 +8,14 @@
 
 mod catalog;
 mod declare;
+mod explorer;
 mod languages;
 mod stage;
 mod texts;
 mod walk;
 
 pub use catalog::{placeholders, Arg, Catalog, CatalogError, Message, PluralRule};
+pub use explorer::{ExplorerTexts, ExplorerWords};
 pub use languages::{Lang, LanguageInfo, LANGUAGES};
 pub use stage::{StageTexts, StageWords};
 pub use texts::{Texts, Words};

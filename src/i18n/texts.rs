@@ -7,6 +7,7 @@ use std::ops::Deref;
 
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
+use super::explorer::ExplorerTexts;
 use super::stage::StageTexts;
 use super::walk::WalkTexts;
 use super::Lang;
@@ -62,6 +63,7 @@ pub struct Texts {
     words: Words,
     pub walk: WalkTexts,
     pub stage: StageTexts,
+    pub explorer: ExplorerTexts,
 }
 
 impl Deref for Texts {
@@ -86,6 +88,7 @@ impl Texts {
             words: Words::read(catalog),
             walk: WalkTexts::new(catalog),
             stage: StageTexts::new(catalog),
+            explorer: ExplorerTexts::new(catalog),
         }
     }
 
@@ -542,6 +545,26 @@ impl Texts {
             StoreKind::BalanceFirst => "store_kind_hint.balance_first",
             StoreKind::OneTransaction => "store_kind_hint.one_transaction",
         })
+    }
+
+    /// A promise the explorer checks, by name: the panel's own for its three.
+    pub fn promise(&self, promise: crate::lab::explore::Promise) -> &'static str {
+        self.explorer
+            .promise(promise, |invariant| self.invariant(invariant))
+    }
+
+    /// What one step of a found history did, in words.
+    pub fn explorer_did(&self, said: &[crate::lab::explore::Said]) -> String {
+        self.explorer.did(
+            said,
+            |point| self.crash_point(point),
+            |promise| self.promise(promise),
+        )
+    }
+
+    /// One step of a history the explorer found, in words.
+    pub fn explorer_step(&self, step: &crate::lab::Action) -> String {
+        self.explorer.step(step, |point| self.crash_point(point))
     }
 
     pub fn crash_point(&self, point: Option<CrashPoint>) -> &'static str {

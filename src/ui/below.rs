@@ -12,6 +12,7 @@ use crate::lab::AttemptId;
 use super::callers_view::CallersView;
 use super::deferred::{arrive, deferred, part, Build};
 use super::embed_dialog::EmbedDialog;
+use super::explorer_view::ExplorerView;
 use super::queue_view::QueueView;
 use super::share_view::ShareView;
 use super::storage_view::StorageView;
@@ -25,6 +26,8 @@ pub enum Below {
     Callers,
     Queue,
     Share,
+    /// "Try to break it" (its search arrives in a chunk of its own when first used).
+    Explorer,
     Store,
     /// The "Embed on a page" dialog (its openers are in the share panel and the
     /// walkthrough's tools).
@@ -47,6 +50,7 @@ part! {
             Below::Callers => view! { <CallersView ctl=ctl /> }.into_any(),
             Below::Queue => view! { <QueueView ctl=ctl /> }.into_any(),
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
+            Below::Explorer => view! { <ExplorerView ctl=ctl /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
             Below::Readings { reveal, account, started } => column_readings(walk, reveal, account, started)(),

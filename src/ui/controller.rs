@@ -161,6 +161,8 @@ pub enum Replacement {
     Fork,
     /// A new sandbox for a walkthrough challenge.
     Challenge,
+    /// "Try it yourself": the history the explorer found.
+    Explorer,
 }
 
 impl Notice {

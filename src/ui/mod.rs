@@ -10,6 +10,7 @@ mod deferred;
 mod drawer;
 mod drawers;
 mod embed_dialog;
+mod explorer_view;
 mod host;
 mod invariant_view;
 mod page_env;
@@ -234,6 +235,7 @@ pub fn App(
                 Notice::Replaced(Replacement::Challenge) => {
                     ctl.lang.get().walk().challenge_started.to_string()
                 }
+                Notice::Replaced(Replacement::Explorer) => t.explorer.opened.to_string(),
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
                 Notice::ClockStopped => t.clock_stopped.to_string(),
@@ -381,7 +383,10 @@ pub fn App(
                     <Show when=mounted(8)>{below(walk, Below::Queue)}</Show>
                     <Show when=mounted(9)>{below(walk, Below::Share)}</Show>
                     {move || (!walk.open.get()).then(|| sandbox_readings(walk, reveal, chart_account, stage, columns))}
-                    <Show when=mounted(10)>{below(walk, Below::Store)}</Show>
+                    <Show when=mounted(10)>
+                        {below(walk, Below::Explorer)}
+                        {below(walk, Below::Store)}
+                    </Show>
                 </div>
                 // Drawn with the stage above it, so its box never moves down
                 // when the stage arrives.

@@ -20,9 +20,15 @@ pub fn rng_for(seed: u64, index: u64) -> Rng {
     Rng::with_seed(seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
+/// A number below `n`, the same on every platform (a `usize` range would be
+/// drawn from 32 bits in the browser and 64 natively).
+fn index(rng: &mut Rng, n: usize) -> usize {
+    rng.u64(..n as u64) as usize
+}
+
 /// A history of 1 to `max_steps` steps under `settings`.
 pub fn history(rng: &mut Rng, settings: &Settings, max_steps: usize) -> Vec<Action> {
-    let length = rng.usize(1..=max_steps.max(1));
+    let length = index(rng, max_steps.max(1)) + 1;
     let mut steps = Vec::with_capacity(length + 1);
     while steps.len() < length {
         steps.extend(step(rng, settings));
@@ -34,14 +40,14 @@ pub fn history(rng: &mut Rng, settings: &Settings, max_steps: usize) -> Vec<Acti
 fn grant(rng: &mut Rng) -> GrantPoints {
     let points = if rng.u8(0..4) == 0 { 25 } else { 100 };
     GrantPoints::new(
-        KEYS[rng.usize(..KEYS.len())],
-        ACCOUNTS[rng.usize(..ACCOUNTS.len())],
+        KEYS[index(rng, KEYS.len())],
+        ACCOUNTS[index(rng, ACCOUNTS.len())],
         points,
     )
 }
 
 fn account(rng: &mut Rng) -> String {
-    ACCOUNTS[rng.usize(..ACCOUNTS.len())].to_owned()
+    ACCOUNTS[index(rng, ACCOUNTS.len())].to_owned()
 }
 
 /// Waits that matter under these settings: part of a handling, just past one,
@@ -56,7 +62,7 @@ fn wait(rng: &mut Rng, settings: &Settings) -> u64 {
         2 * deadline + work,
         30_000,
     ];
-    choices[rng.usize(..choices.len())].clamp(1, MAX_WAIT_MS)
+    choices[index(rng, choices.len())].clamp(1, MAX_WAIT_MS)
 }
 
 /// One thing done to the world (two for callers racing on one key).
@@ -87,7 +93,7 @@ fn step(rng: &mut Rng, settings: &Settings) -> Vec<Action> {
         }],
         56..=61 => vec![Action::Restart],
         62..=68 => vec![Action::SetCrashPoint {
-            point: Some(CrashPoint::ALL[rng.usize(..CrashPoint::ALL.len())]),
+            point: Some(CrashPoint::ALL[index(rng, CrashPoint::ALL.len())]),
         }],
         69..=76 => vec![Action::MoveClock {
             ms: (settings.retention_ms() + HOUR_MS).min(MAX_CLOCK_MOVE_MS),

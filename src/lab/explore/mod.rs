@@ -5,6 +5,7 @@
 //! Web-free, so native tests drive it as the page does.
 
 mod generate;
+mod narrate;
 mod promise;
 mod run;
 mod search;
@@ -12,8 +13,9 @@ mod shrink;
 mod table;
 
 pub use generate::{history, rng_for, ACCOUNTS};
+pub use narrate::{narrate, Said};
 pub use promise::{Broken, Promise, Watch};
-pub use run::{recorded, run, Trial};
+pub use run::{fragment, recorded, run, Runner, Trial};
 pub use search::{Found, Search, Verdict, DEFAULT_HISTORIES, DEFAULT_MAX_STEPS};
 pub use shrink::{shrink, simpler, Shrinker, SHRINK_RUNS};
 pub use table::{Cell, Combination, Row, SafetyTable};
