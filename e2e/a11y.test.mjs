@@ -173,6 +173,33 @@ for (const lang of ['en', 'fa']) {
   });
 }
 
+for (const lang of ['en', 'fa']) {
+  const language = lang === 'en' ? 'English' : 'Persian';
+
+  test(`axe: "Try to break it" with a found history mid-replay, and the safety table's dialog, in ${language}`, async () => {
+    const found = [];
+    await withAxe({ query: `?lang=${lang}` }, async (page) => {
+      await page.getByTestId('explorer').click();
+      await page.locator('[data-testid="explorer"][data-state="broken"]').waitFor({ timeout: 60_000 });
+      await page.getByTestId('explorer-replay').click();
+      await page.getByTestId('explorer-next').click();
+      await page.getByTestId('explorer-panel').scrollIntoViewIfNeeded();
+      await scanAll(page, `${language}, explorer found`, found, { viewports: ['desktop', 'phone'] });
+      // A field with its error.
+      await page.getByTestId('explorer-histories').fill('0');
+      await page.getByTestId('explorer').click();
+      await page.getByTestId('explorer-error').filter({ hasText: /./ }).waitFor();
+      // The table's dialog, with a few rows in.
+      await page.getByTestId('safety-open').click();
+      await page.getByTestId('safety-start').click();
+      await page.locator('[data-testid="safety-cell"]').nth(30).waitFor({ timeout: 60_000 });
+      await page.getByTestId('safety-cancel').click();
+      await scanAll(page, `${language}, safety table`, found, { viewports: ['desktop', 'phone'] });
+    });
+    await assertNoViolations(found, `explorer-${lang}`);
+  });
+}
+
 const SCRIPTS = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../walkthrough/scenarios.json', import.meta.url), 'utf8'));
 
 for (const lang of ['en', 'fa']) {

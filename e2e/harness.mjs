@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The built site; `LAB_DIST` points elsewhere so parallel builds do not share one folder. */
 export const DIST = process.env.LAB_DIST ?? join(ROOT, 'dist');
 export const ARTIFACTS = process.env.LAB_ARTIFACTS ?? join(ROOT, 'e2e', 'artifacts');

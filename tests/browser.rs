@@ -11,6 +11,8 @@ use idempotency_lab::{CrashPoint, GrantPoints};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+
+mod explorer_fixture;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -454,23 +456,8 @@ fn the_callers_history_replayed_in_wasm_gives_the_native_event_log() {
 /// against the same file).
 #[wasm_bindgen_test]
 fn the_explorer_in_wasm_finds_what_the_native_build_found() {
-    use idempotency_lab::lab::explore::{Search, Verdict, DEFAULT_MAX_STEPS};
-    let settings = idempotency_lab::lab::Settings::default()
-        .with(Setting::Store(StoreKind::BalanceFirst))
-        .with(Setting::Processes(2));
-    let mut search = Search::new(&settings, 11, 1_000, DEFAULT_MAX_STEPS);
-    let Verdict::Broken(found) = search.finish().clone() else {
-        panic!("not broken");
-    };
-    let session: serde_json::Value =
-        serde_json::from_str(&idempotency_lab::lab::to_json(&search.replay(&found))).unwrap();
-    let record = serde_json::json!({
-        "promise": found.promise.code(),
-        "tried": found.tried,
-        "session": session,
-    });
     assert_eq!(
-        serde_json::to_string_pretty(&record).unwrap() + "\n",
+        explorer_fixture::found_record(),
         include_str!("fixtures/explorer/balance-first-two-processes-seed-11.json")
     );
 }
@@ -1129,7 +1116,14 @@ async fn explorer_done(lab: &Mounted) {
 /// to the sandbox, where the promise stands broken.
 #[wasm_bindgen_test]
 async fn the_explorer_breaks_the_in_memory_store_and_hands_the_history_over() {
-    let lab = mount(Lang::En).await;
+    // The person's own session first: the explorer's history takes its place.
+    let mut own = Lab::new();
+    own.dispatch(Action::Send {
+        grant: GrantPoints::new("mine", "bob", 5),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    let lab = mount_with(Lang::En, Some(own)).await;
     assert_eq!(explorer_state(&lab).0, "idle");
     lab.find("[data-testid=explorer]")
         .unwrap()
@@ -1173,7 +1167,10 @@ async fn the_explorer_breaks_the_in_memory_store_and_hands_the_history_over() {
         .unwrap()
         .text_content()
         .unwrap();
-    assert!(notice.contains("explorer found"), "{notice}");
+    assert!(
+        notice.contains("in place of the session you had"),
+        "{notice}"
+    );
 }
 
 /// A number of histories the explorer cannot take is said, and nothing runs;

@@ -12,6 +12,8 @@ use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, St
 use idempotency_lab::sim::{Event, Happening, Origin};
 use proptest::prelude::*;
 
+mod explorer_fixture;
+
 /// The article's recommendations: one transaction with its unique
 /// constraint, a duplicate in flight waits for the first, acknowledge after
 /// the work, recognise by ledger row, email through the outbox.
@@ -461,36 +463,16 @@ fn a_row_stops_once_every_promise_is_broken_and_a_table_goes_in_slices() {
     );
 }
 
-/// What a search from a fixed seed found, as the fixture holds it: the
-/// browser test runs the same search in Wasm and compares it with the same
-/// file (`UPDATE_FIXTURES=1` rewrites it).
-fn found_record() -> String {
-    let settings = Settings::default()
-        .with(Setting::Store(StoreKind::BalanceFirst))
-        .with(Setting::Processes(2));
-    let mut search = Search::new(&settings, 11, 1_000, DEFAULT_MAX_STEPS);
-    let Verdict::Broken(found) = search.finish().clone() else {
-        panic!("not broken");
-    };
-    let session: serde_json::Value =
-        serde_json::from_str(&idempotency_lab::lab::to_json(&search.replay(&found))).unwrap();
-    let record = serde_json::json!({
-        "promise": found.promise.code(),
-        "tried": found.tried,
-        "session": session,
-    });
-    serde_json::to_string_pretty(&record).unwrap() + "\n"
-}
-
-const FOUND: &str = "tests/fixtures/explorer/balance-first-two-processes-seed-11.json";
-
 #[test]
 fn a_search_finds_what_the_fixture_recorded() {
-    let record = found_record();
+    let record = explorer_fixture::found_record();
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(FOUND, &record).unwrap();
+        std::fs::write(explorer_fixture::FILE, &record).unwrap();
     }
-    assert_eq!(record, std::fs::read_to_string(FOUND).unwrap());
+    assert_eq!(
+        record,
+        std::fs::read_to_string(explorer_fixture::FILE).unwrap()
+    );
 }
 
 /// A found history's replay says what each step did, read from the log: the

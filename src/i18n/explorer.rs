@@ -14,7 +14,8 @@ words!(
     /// The explorer's messages that take no value.
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
-    try_it, link, link_hint, opened, end, replay, next,
+    try_it, link, link_hint, opened, end, replay, next, safety_title, safety_start,
+    safety_recommended, safety_open, close,
 });
 
 pub struct ExplorerTexts {
@@ -115,6 +116,68 @@ impl ExplorerTexts {
             "explorer.replay_at",
             &[("n", count(done as u64)), ("all", count(all as u64))],
         )
+    }
+
+    /// A promise's short name, for the safety table's head.
+    pub fn short(&self, promise: Promise) -> &'static str {
+        self.word(match promise {
+            Promise::Kept(crate::lab::Invariant::AtMostOnce) => "explorer.short.at_most_once",
+            Promise::Kept(crate::lab::Invariant::GrantedHasReceipt) => {
+                "explorer.short.granted_has_receipt"
+            }
+            Promise::Kept(crate::lab::Invariant::ReceiptHasGrant) => {
+                "explorer.short.receipt_has_grant"
+            }
+            Promise::OneEmail => "explorer.short.one_email",
+            Promise::OwnAccount => "explorer.short.own_account",
+        })
+    }
+
+    pub fn yes_no(&self, yes: bool) -> &'static str {
+        self.word(if yes { "explorer.yes" } else { "explorer.no" })
+    }
+
+    /// What the table does, with how many histories each row tries.
+    pub fn safety_intro(&self, histories: u64) -> String {
+        self.say("explorer.safety_intro", &[("n", Arg::Grouped(histories))])
+    }
+
+    pub fn safety_running(&self, rows: usize, all: usize, histories: u64, ms: u64) -> String {
+        self.say(
+            "explorer.safety_running",
+            &[
+                ("rows", count(rows as u64)),
+                ("all", count(all as u64)),
+                ("histories", Arg::Grouped(histories)),
+                ("seconds", Arg::Seconds(ms)),
+            ],
+        )
+    }
+
+    pub fn safety_done(&self, histories: u64, ms: u64, keeps: usize, all: usize) -> String {
+        self.say(
+            "explorer.safety_done",
+            &[
+                ("histories", Arg::Grouped(histories)),
+                ("seconds", Arg::Seconds(ms)),
+                ("keeps", count(keeps as u64)),
+                ("all", count(all as u64)),
+            ],
+        )
+    }
+
+    pub fn safety_cancelled(&self, rows: usize) -> String {
+        self.say("explorer.safety_cancelled", &[("rows", count(rows as u64))])
+    }
+
+    /// A cell that held: in how many histories.
+    pub fn safety_held(&self, histories: u64) -> String {
+        self.say("explorer.safety_held", &[("n", Arg::Grouped(histories))])
+    }
+
+    /// A cell that broke: which history, and that it can be shown.
+    pub fn safety_broken(&self, history: u64) -> String {
+        self.say("explorer.safety_broken", &[("n", Arg::Grouped(history))])
     }
 
     /// A number of histories outside what a search may be asked for.

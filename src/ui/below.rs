@@ -12,6 +12,7 @@ use crate::lab::AttemptId;
 use super::callers_view::CallersView;
 use super::deferred::{arrive, deferred, part, Build};
 use super::embed_dialog::EmbedDialog;
+use super::explorer_engine::ExplorerShared;
 use super::explorer_view::ExplorerView;
 use super::queue_view::QueueView;
 use super::share_view::ShareView;
@@ -27,7 +28,7 @@ pub enum Below {
     Queue,
     Share,
     /// "Try to break it" (its search arrives in a chunk of its own when first used).
-    Explorer,
+    Explorer(ExplorerShared),
     Store,
     /// The "Embed on a page" dialog (its openers are in the share panel and the
     /// walkthrough's tools).
@@ -50,7 +51,7 @@ part! {
             Below::Callers => view! { <CallersView ctl=ctl /> }.into_any(),
             Below::Queue => view! { <QueueView ctl=ctl /> }.into_any(),
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
-            Below::Explorer => view! { <ExplorerView ctl=ctl /> }.into_any(),
+            Below::Explorer(shared) => view! { <ExplorerView ctl=ctl shared=shared /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
             Below::Readings { reveal, account, started } => column_readings(walk, reveal, account, started)(),

@@ -342,7 +342,9 @@ impl Controller {
         self.notice.set(match by {
             Replacement::Import(actions) if !worth_keeping => Some(Notice::Imported(actions)),
             // Nothing was replaced: a link opened in a fresh browser just opens.
-            Replacement::Reset | Replacement::Link if !worth_keeping => None,
+            Replacement::Reset | Replacement::Link | Replacement::Explorer if !worth_keeping => {
+                None
+            }
             _ => Some(Notice::Replaced(by)),
         });
     }

@@ -1,66 +1,27 @@
 //! "Try to break it" (issue 29): the explorer's panel in the sandbox. A
-//! search runs from the lab's settings in slices of a few milliseconds, the
-//! page drawing between them, with its progress and a way to cancel; its
-//! result is the shortest history that breaks a promise, step by step, which
-//! the sandbox can take over (and a link can carry), or the number of
-//! histories that broke none. The search itself arrives in a chunk of its own
-//! the first time it is asked for (see `deferred`).
+//! search runs from the lab's settings in slices (see `explorer_engine`),
+//! with its progress and a way to cancel; its result is the shortest history
+//! that breaks a promise, step by step with what each did, which the sandbox
+//! can replay a step at a time, take over, or a link can carry; or the number
+//! of histories that broke none. A history picked in the safety table is
+//! shown here too.
+
+use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::lab::explore::{
-    narrate, Found, Runner, Said, Search, Verdict, DEFAULT_HISTORIES, DEFAULT_MAX_STEPS,
-};
-use crate::lab::{parse_whole, to_link_token, Action, FieldError, Lab, Setting, Settings};
+use crate::lab::explore::{Promise, Verdict, DEFAULT_HISTORIES, DEFAULT_MAX_STEPS};
+use crate::lab::{parse_whole, to_link_token, Action, FieldError, Setting};
 
 use super::controller::{Controller, Replacement, Speed};
-use super::deferred::{arrive, part, with_retries, ChunkError};
+use super::explorer_engine::{in_slices, EngineSlot, ExplorerShared, Runs, Searching, Shown};
 use super::page_env;
-use super::startup::next_task;
+use super::safety_table_view::SafetyTableView;
 
-/// How long one slice of a search runs before the page gets its turn.
-const SLICE_MS: f64 = 8.0;
 /// The most histories one search may be asked for.
 pub const MAX_HISTORIES: u64 = 1_000_000;
 
-/// A search, as the page drives it: its code is in the explorer's chunk.
-pub trait Searching {
-    /// One unit more (a history, or a run of the shrink); where it stands.
-    fn advance_one(&mut self) -> Verdict;
-    /// The lab a found history makes, to take over or to link to.
-    fn replay(&self, found: &Found) -> Lab;
-    /// A new lab with the search's settings, where a replay starts.
-    fn start(&self) -> Lab;
-    /// What each step of a found history did (and then its end).
-    fn narrate(&self, found: &Found) -> Vec<Vec<Said>>;
-}
-
-impl Searching for Search {
-    fn advance_one(&mut self) -> Verdict {
-        self.advance(1).clone()
-    }
-
-    fn replay(&self, found: &Found) -> Lab {
-        crate::lab::explore::run(self.setup(), &found.steps).lab
-    }
-
-    fn start(&self) -> Lab {
-        Runner::new(self.setup()).into_lab()
-    }
-
-    fn narrate(&self, found: &Found) -> Vec<Vec<Said>> {
-        narrate(self.setup(), &found.steps)
-    }
-}
-
-part! {
-    /// Starts a search: in the explorer's chunk of a split build.
-    explorer: fn start_search(settings: Settings, seed: u64, limit: u64) -> Box<dyn Searching> {
-        Box::new(Search::new(&settings, seed, limit, DEFAULT_MAX_STEPS))
-    }
-}
-
-/// Where the panel stands.
+/// Where the search stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Status {
     Idle,
@@ -73,10 +34,13 @@ enum Status {
     Shrinking {
         tried: u64,
         ms: u64,
-        promise: crate::lab::explore::Promise,
+        promise: Promise,
     },
-    /// Found, with what each of its steps did.
-    Broken(Found, Vec<Vec<Said>>),
+    Broken {
+        tried: u64,
+        promise: Promise,
+        steps: usize,
+    },
     Held {
         tried: u64,
         seed: u64,
@@ -93,7 +57,7 @@ impl Status {
         match self {
             Status::Idle | Status::NotArrived | Status::Cancelled { .. } => "idle",
             Status::Arriving | Status::Running { .. } | Status::Shrinking { .. } => "running",
-            Status::Broken(..) => "broken",
+            Status::Broken { .. } => "broken",
             Status::Held { .. } => "held",
         }
     }
@@ -106,9 +70,9 @@ impl Status {
         match self {
             Status::Running { tried, .. }
             | Status::Shrinking { tried, .. }
+            | Status::Broken { tried, .. }
             | Status::Held { tried, .. }
             | Status::Cancelled { tried } => *tried,
-            Status::Broken(found, _) => found.tried,
             Status::Idle | Status::Arriving | Status::NotArrived => 0,
         }
     }
@@ -132,14 +96,15 @@ fn read_inputs(seed: &str, histories: &str) -> Result<(u64, u64), InputError> {
 }
 
 #[component]
-pub fn ExplorerView(ctl: Controller) -> impl IntoView {
+pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
+    let ExplorerShared {
+        engine,
+        shown,
+        seed,
+    } = shared;
     let status = RwSignal::new(Status::Idle);
-    let search = StoredValue::new_local(None::<Box<dyn Searching>>);
-    // A search's loop runs while its number is the newest: cancelling, or a
-    // new search, ends it at its next slice.
-    let generation = StoredValue::new(0_u64);
-    let seed = RwSignal::new("1".to_string());
+    let runs = Runs::new();
     let histories = RwSignal::new(DEFAULT_HISTORIES.to_string());
     let error = RwSignal::new(None::<InputError>);
     let limit = RwSignal::new(DEFAULT_HISTORIES);
@@ -158,125 +123,64 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
         error.set(None);
         limit.set(count);
         let settings = ctl.lab.with_untracked(|lab| lab.state().settings());
-        let mine = generation.get_value() + 1;
-        generation.set_value(mine);
+        let current = runs.start();
         status.set(Status::Arriving);
         leptos::task::spawn_local(async move {
             let started = page_env::now_ms();
-            let arrived =
-                with_retries(move || arrive!(start_search(settings, seed, count)), None).await;
-            let current = move || generation.try_get_value() == Some(mine);
-            let Ok(arrived) = arrived.map_err(|ChunkError| ()) else {
+            let Some(engine) = engine.get().await else {
                 if current() {
                     status.set(Status::NotArrived);
                 }
                 return;
             };
-            search.set_value(Some(arrived));
-            loop {
-                if !current() {
-                    return;
+            let search: Rc<std::cell::RefCell<Box<dyn Searching>>> = Rc::new(
+                std::cell::RefCell::new(engine.search(settings, seed, count)),
+            );
+            let verdict = Rc::new(std::cell::Cell::new(None::<Verdict>));
+            let work = {
+                let (search, verdict) = (search.clone(), verdict.clone());
+                move || {
+                    let now = search.borrow_mut().advance_one();
+                    let more = matches!(now, Verdict::Running { .. } | Verdict::Shrinking { .. });
+                    verdict.set(Some(now));
+                    more
                 }
-                let slice = page_env::now_ms();
-                let Some(Some(verdict)) = search.try_update_value(|search| {
-                    let search = search.as_mut()?;
-                    loop {
-                        let verdict = search.advance_one();
-                        let more =
-                            matches!(verdict, Verdict::Running { .. } | Verdict::Shrinking { .. });
-                        if !more || page_env::now_ms() - slice >= SLICE_MS {
-                            return Some(verdict);
+            };
+            let drawn = {
+                let (search, verdict, engine) = (search.clone(), verdict.clone(), engine.clone());
+                move || {
+                    let Some(now) = verdict.take() else { return };
+                    let ms = (page_env::now_ms() - started).max(0.0) as u64;
+                    status.set(match now {
+                        Verdict::Running { tried } => Status::Running { tried, ms },
+                        Verdict::Shrinking { tried, promise } => {
+                            Status::Shrinking { tried, ms, promise }
                         }
-                    }
-                }) else {
-                    return;
-                };
-                let ms = (page_env::now_ms() - started).max(0.0) as u64;
-                let done = matches!(verdict, Verdict::Broken(_) | Verdict::Held { .. });
-                status.set(match verdict {
-                    Verdict::Running { tried } => Status::Running { tried, ms },
-                    Verdict::Shrinking { tried, promise } => {
-                        Status::Shrinking { tried, ms, promise }
-                    }
-                    Verdict::Broken(found) => {
-                        let said = search.with_value(|search| {
-                            search
-                                .as_ref()
-                                .map(|s| s.narrate(&found))
-                                .unwrap_or_default()
-                        });
-                        Status::Broken(found, said)
-                    }
-                    Verdict::Held { tried } => Status::Held { tried, seed },
-                });
-                if done {
-                    return;
+                        Verdict::Held { tried } => Status::Held { tried, seed },
+                        Verdict::Broken(found) => {
+                            let setup = search.borrow().setup();
+                            let said = engine.narrate(&setup, &found.steps);
+                            let broken = Status::Broken {
+                                tried: found.tried,
+                                promise: found.promise,
+                                steps: found.steps.len(),
+                            };
+                            shown.set(Some(Shown { setup, found, said }));
+                            broken
+                        }
+                    });
                 }
-                next_task().await;
-            }
+            };
+            in_slices(current, work, drawn).await;
         });
     };
     let cancel = move || {
-        generation.update_value(|g| *g += 1);
+        runs.cancel();
         status.update(|s| {
             if s.running() {
                 *s = Status::Cancelled { tried: s.tried() };
             }
         });
-    };
-
-    // The replay: how many of the found history's steps the sandbox has done
-    // (one more than the steps once its end has run), and the sandbox's
-    // epoch it runs in: anything else put in the sandbox ends it.
-    let replay_at = RwSignal::new(None::<usize>);
-    let replay_epoch = StoredValue::new(0_u64);
-    Effect::new(move |_| {
-        let epoch = ctl.epoch.get();
-        if replay_at.get_untracked().is_some() && epoch != replay_epoch.get_value() {
-            replay_at.set(None);
-        }
-    });
-    let replay = move || {
-        let Some(lab) = search.with_value(|search| search.as_ref().map(|s| s.start())) else {
-            return;
-        };
-        // Only the history's own waits move the clock, as they did when it broke.
-        ctl.set_speed(Speed::Paused);
-        ctl.load(lab, Replacement::Explorer);
-        replay_epoch.set_value(ctl.epoch.get_untracked());
-        replay_at.set(Some(0));
-    };
-    let next = move |found: &Found| {
-        let Some(done) = replay_at.get_untracked() else {
-            return;
-        };
-        match found.steps.get(done) {
-            Some(step) => {
-                ctl.dispatch(step.clone());
-            }
-            None if done == found.steps.len() => {
-                ctl.dispatch(Action::Set(Setting::Paused(false)));
-                ctl.skip_to_idle();
-            }
-            None => return,
-        }
-        replay_epoch.set_value(ctl.epoch.get_untracked());
-        replay_at.set(Some(done + 1));
-    };
-
-    let try_it = move |found: &Found| {
-        let lab = search.with_value(|search| search.as_ref().map(|s| s.replay(found)));
-        if let Some(lab) = lab {
-            ctl.load(lab, Replacement::Explorer);
-        }
-    };
-    let link = move |found: &Found| {
-        let token = search.with_value(|search| {
-            search
-                .as_ref()
-                .map(|s| to_link_token(s.replay(found).history()))
-        })?;
-        page_env::permalink(&token, ctl.lang.get_untracked())
     };
 
     let error_text = move || {
@@ -303,14 +207,35 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
             Status::Shrinking { tried, promise, .. } => {
                 Some(t.explorer.shrinking(tried, t.promise(promise)))
             }
-            Status::Broken(found, _) => Some(t.explorer.broken(
-                t.promise(found.promise),
-                found.tried,
-                found.steps.len(),
-            )),
+            Status::Broken {
+                tried,
+                promise,
+                steps,
+            } => Some(t.explorer.broken(t.promise(promise), tried, steps)),
             Status::Held { tried, seed } => Some(t.explorer.held(tried, DEFAULT_MAX_STEPS, seed)),
             Status::Cancelled { tried } => Some(t.explorer.cancelled(tried)),
             Status::NotArrived => Some(t.part_failed.to_string()),
+        }
+    };
+
+    let number_input = move |id: &'static str, value: RwSignal<String>, invalid: Signal<bool>| {
+        view! {
+            <input
+                id=id
+                type="text"
+                inputmode="numeric"
+                dir="ltr"
+                class="number"
+                autocomplete="off"
+                data-testid=id
+                aria-invalid=move || invalid.get().to_string()
+                aria-describedby="explorer-error"
+                prop:value=move || value.get()
+                on:input=move |ev| {
+                    value.set(event_target_value(&ev));
+                    error.set(None);
+                }
+            />
         }
     };
 
@@ -321,41 +246,11 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
             <div class="controls-row explorer-inputs">
                 <span class="setting" class:invalid=seed_invalid>
                     <label class="inline" for="explorer-seed">{move || texts().explorer.seed_label}</label>
-                    <input
-                        id="explorer-seed"
-                        type="text"
-                        inputmode="numeric"
-                        dir="ltr"
-                        class="number"
-                        autocomplete="off"
-                        data-testid="explorer-seed"
-                        aria-invalid=move || seed_invalid().to_string()
-                        aria-describedby="explorer-error"
-                        prop:value=move || seed.get()
-                        on:input=move |ev| {
-                            seed.set(event_target_value(&ev));
-                            error.set(None);
-                        }
-                    />
+                    {number_input("explorer-seed", seed, Signal::derive(seed_invalid))}
                 </span>
                 <span class="setting" class:invalid=histories_invalid>
                     <label class="inline" for="explorer-histories">{move || texts().explorer.histories_label}</label>
-                    <input
-                        id="explorer-histories"
-                        type="text"
-                        inputmode="numeric"
-                        dir="ltr"
-                        class="number"
-                        autocomplete="off"
-                        data-testid="explorer-histories"
-                        aria-invalid=move || histories_invalid().to_string()
-                        aria-describedby="explorer-error"
-                        prop:value=move || histories.get()
-                        on:input=move |ev| {
-                            histories.set(event_target_value(&ev));
-                            error.set(None);
-                        }
-                    />
+                    {number_input("explorer-histories", histories, Signal::derive(histories_invalid))}
                 </span>
             </div>
             <p class="field-error" id="explorer-error" data-testid="explorer-error" role="alert">{error_text}</p>
@@ -366,7 +261,7 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
                     data-state=move || status.with(Status::code)
                     data-histories=move || status.with(Status::tried).to_string()
                     data-broken=move || match status.get() {
-                        Status::Broken(found, _) => Some(found.promise.code()),
+                        Status::Broken { promise, .. } => Some(promise.code()),
                         _ => None,
                     }
                     aria-disabled=move || status.with(Status::running).to_string()
@@ -380,7 +275,7 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
                     </button>
                 </Show>
             </div>
-            <Show when=move || status.with(|s| matches!(s, Status::Running { .. } | Status::Shrinking { .. } | Status::Arriving))>
+            <Show when=move || status.with(Status::running)>
                 <div class="explorer-progress">
                     <label for="explorer-progress">{move || texts().explorer.progress_label}</label>
                     <progress
@@ -400,78 +295,175 @@ pub fn ExplorerView(ctl: Controller) -> impl IntoView {
                 </div>
             </Show>
             <p class="explorer-said" role="status" data-testid="explorer-said">{said}</p>
-            {move || match status.get() {
-                Status::Broken(found, said) => {
-                    let total = found.steps.len();
-                    let steps = found
-                        .steps
-                        .iter()
-                        .enumerate()
-                        .map(|(n, step)| {
-                            let step = step.clone();
-                            let did = said.get(n).cloned().unwrap_or_default();
-                            let current = move || replay_at.get() == Some(n + 1);
-                            view! {
-                                <li class:current=current aria-current=move || current().then_some("step")>
-                                    <span class="explorer-step">{move || texts().explorer_step(&step)}</span>
-                                    <span class="explorer-did">{move || texts().explorer_did(&did)}</span>
-                                </li>
-                            }
-                        })
-                        .collect_view();
-                    let end = said.last().cloned().unwrap_or_default();
-                    let end_current = move || replay_at.get() == Some(total + 1);
-                    let href = link(&found);
-                    let for_try = found.clone();
-                    let for_next = found.clone();
-                    Some(view! {
-                        <h3 class="explorer-history-title">{move || texts().explorer.history_title}</h3>
-                        <ol class="explorer-history" data-testid="explorer-history">{steps}</ol>
-                        <p class="explorer-end" class:current=end_current aria-current=move || end_current().then_some("step")>
-                            <span class="explorer-step">{move || texts().explorer.end}</span>
-                            " "
-                            <span class="explorer-did">{move || texts().explorer_did(&end)}</span>
-                        </p>
-                        <div class="controls-row">
-                            <button data-testid="explorer-replay" on:click=move |_| replay()>
-                                {move || texts().explorer.replay}
-                            </button>
-                            <Show when=move || replay_at.get().is_some()>
-                                <button
-                                    data-testid="explorer-next"
-                                    aria-disabled=move || (replay_at.get() > Some(total)).to_string()
-                                    on:click={
-                                        let found = for_next.clone();
-                                        move |_| next(&found)
-                                    }
-                                >
-                                    {move || texts().explorer.next}
-                                </button>
-                                <span class="explorer-count" data-testid="explorer-replay-at">
-                                    {move || texts().explorer.replay_at(replay_at.get().unwrap_or(0), total + 1)}
-                                </span>
-                            </Show>
-                            <button data-testid="explorer-try" on:click=move |_| try_it(&for_try)>
-                                {move || texts().explorer.try_it}
-                            </button>
-                            {href.map(|href| view! {
-                                <a
-                                    class="button explorer-link"
-                                    data-testid="explorer-link"
-                                    href=href
-                                    target="_blank"
-                                    rel="noopener"
-                                    aria-describedby="explorer-link-hint"
-                                >
-                                    {move || texts().explorer.link}
-                                </a>
-                                <span id="explorer-link-hint" class="visually-hidden">{move || texts().explorer.link_hint}</span>
-                            })}
-                        </div>
-                    })
-                }
-                _ => None,
-            }}
+            <FoundHistory ctl=ctl engine=engine shown=shown />
+            <SafetyTableView ctl=ctl shared=shared />
         </section>
+    }
+}
+
+/// The history on show (found by the search, or picked in the table): its
+/// steps with what each did, a replay in the sandbox a step at a time, and
+/// the sandbox or a link taking it over.
+#[component]
+fn FoundHistory(
+    ctl: Controller,
+    engine: EngineSlot,
+    shown: RwSignal<Option<Shown>>,
+) -> impl IntoView {
+    let texts = move || ctl.lang.get().texts();
+    // The replay: how many of the steps the sandbox has done (one more than
+    // the steps once its end has run), and the sandbox's epoch it runs in:
+    // anything else put in the sandbox ends it.
+    let replay_at = RwSignal::new(None::<usize>);
+    let replay_epoch = StoredValue::new(0_u64);
+    Effect::new(move |_| {
+        let epoch = ctl.epoch.get();
+        if replay_at.get_untracked().is_some() && epoch != replay_epoch.get_value() {
+            replay_at.set(None);
+        }
+    });
+    // A new history on show ends the last one's replay.
+    Effect::new(move |_| {
+        shown.track();
+        replay_at.set(None);
+    });
+    let put = move |lab: crate::lab::Lab| {
+        ctl.load(lab, Replacement::Explorer);
+        replay_epoch.set_value(ctl.epoch.get_untracked());
+    };
+    let replay = move || {
+        let Some(setup) = shown.with_untracked(|s| s.as_ref().map(|s| s.setup.clone())) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let Some(engine) = engine.get().await else {
+                return;
+            };
+            // Only the history's own waits move the clock, as when it broke.
+            ctl.set_speed(Speed::Paused);
+            put(engine.start(&setup));
+            replay_at.set(Some(0));
+        });
+    };
+    let next = move || {
+        let (Some(done), Some(steps)) = (
+            replay_at.get_untracked(),
+            shown.with_untracked(|s| s.as_ref().map(|s| s.found.steps.clone())),
+        ) else {
+            return;
+        };
+        match steps.get(done) {
+            Some(step) => {
+                ctl.dispatch(step.clone());
+            }
+            None if done == steps.len() => {
+                ctl.dispatch(Action::Set(Setting::Paused(false)));
+                ctl.skip_to_idle();
+            }
+            None => return,
+        }
+        replay_epoch.set_value(ctl.epoch.get_untracked());
+        replay_at.set(Some(done + 1));
+    };
+    let try_it = move || {
+        let Some((setup, steps)) =
+            shown.with_untracked(|s| s.as_ref().map(|s| (s.setup.clone(), s.found.steps.clone())))
+        else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if let Some(engine) = engine.get().await {
+                put(engine.replay(&setup, &steps));
+                replay_at.set(None);
+            }
+        });
+    };
+    // The link to the history on show (its replay's session).
+    let link = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        link.set(None);
+        let Some((setup, steps)) =
+            shown.with(|s| s.as_ref().map(|s| (s.setup.clone(), s.found.steps.clone())))
+        else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if let Some(engine) = engine.get().await {
+                let token = to_link_token(engine.replay(&setup, &steps).history());
+                link.try_set(page_env::permalink(&token, ctl.lang.get_untracked()));
+            }
+        });
+    });
+
+    move || {
+        let shown = shown.get()?;
+        let total = shown.found.steps.len();
+        let steps = shown
+            .found
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(n, step)| {
+                let step = step.clone();
+                let did = shown.said.get(n).cloned().unwrap_or_default();
+                let current = move || replay_at.get() == Some(n + 1);
+                view! {
+                    <li class:current=current aria-current=move || current().then_some("step")>
+                        <span class="explorer-step">{move || texts().explorer_step(&step)}</span>
+                        <span class="explorer-did">{move || texts().explorer_did(&did)}</span>
+                    </li>
+                }
+            })
+            .collect_view();
+        let end = shown.said.last().cloned().unwrap_or_default();
+        let end_current = move || replay_at.get() == Some(total + 1);
+        let promise = shown.found.promise;
+        Some(view! {
+            <div class="explorer-found" data-testid="explorer-found" data-promise=promise.code()>
+                <h3 class="explorer-history-title" id="explorer-found-title" tabindex="-1">
+                    {move || texts().explorer.history_title}
+                    ": "
+                    {move || texts().promise(promise)}
+                </h3>
+                <ol class="explorer-history" data-testid="explorer-history">{steps}</ol>
+                <p class="explorer-end" class:current=end_current aria-current=move || end_current().then_some("step")>
+                    <span class="explorer-step">{move || texts().explorer.end}</span>
+                    <span class="explorer-did">{move || texts().explorer_did(&end)}</span>
+                </p>
+                <div class="controls-row">
+                    <button data-testid="explorer-replay" on:click=move |_| replay()>
+                        {move || texts().explorer.replay}
+                    </button>
+                    <Show when=move || replay_at.get().is_some()>
+                        <button
+                            data-testid="explorer-next"
+                            aria-disabled=move || (replay_at.get() > Some(total)).to_string()
+                            on:click=move |_| next()
+                        >
+                            {move || texts().explorer.next}
+                        </button>
+                        <span class="explorer-count" data-testid="explorer-replay-at">
+                            {move || texts().explorer.replay_at(replay_at.get().unwrap_or(0), total + 1)}
+                        </span>
+                    </Show>
+                    <button data-testid="explorer-try" on:click=move |_| try_it()>
+                        {move || texts().explorer.try_it}
+                    </button>
+                    {move || link.get().map(|href| view! {
+                        <a
+                            class="button explorer-link"
+                            data-testid="explorer-link"
+                            href=href
+                            target="_blank"
+                            rel="noopener"
+                            aria-describedby="explorer-link-hint"
+                        >
+                            {move || texts().explorer.link}
+                        </a>
+                    })}
+                    <span id="explorer-link-hint" class="visually-hidden">{move || texts().explorer.link_hint}</span>
+                </div>
+            </div>
+        })
     }
 }

@@ -10,6 +10,7 @@ mod deferred;
 mod drawer;
 mod drawers;
 mod embed_dialog;
+mod explorer_engine;
 mod explorer_view;
 mod host;
 mod invariant_view;
@@ -17,6 +18,7 @@ mod page_env;
 mod queue_view;
 mod request_form;
 mod retry_view;
+mod safety_table_view;
 mod session_read;
 mod session_save;
 mod share_view;
@@ -151,6 +153,8 @@ pub fn App(
     // attempt's row into view.
     let reveal = RwSignal::new(None::<crate::lab::AttemptId>);
     let walk = Walk::new(ctl, reveal);
+    // Shared by the explorer's panel and the safety table.
+    let explorer = explorer_engine::ExplorerShared::new();
     if let Some(content) = walkthrough {
         walk.preload(lang, content);
         walk.start();
@@ -384,7 +388,7 @@ pub fn App(
                     <Show when=mounted(9)>{below(walk, Below::Share)}</Show>
                     {move || (!walk.open.get()).then(|| sandbox_readings(walk, reveal, chart_account, stage, columns))}
                     <Show when=mounted(10)>
-                        {below(walk, Below::Explorer)}
+                        {below(walk, Below::Explorer(explorer))}
                         {below(walk, Below::Store)}
                     </Show>
                 </div>
