@@ -25,6 +25,7 @@ const WARMUP_RUNS = 2;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const STRESS_RUNS = Number(process.env.BENCH_STRESS_RUNS ?? 10);
 const THROTTLED_RUNS = Number(process.env.BENCH_THROTTLED_RUNS ?? 5);
+const EXPLORER_SECONDS = Number(process.env.BENCH_EXPLORER_SECONDS ?? 60);
 const results = {};
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -137,6 +138,11 @@ async function wasmThroughput(browser, url) {
     storeAppliesPerSec: await best('benchStoreApplies'),
     workerRoundTripsPerSec: await best('benchWorkerRoundTrips'),
   };
+  figures.explorerHistoriesPerSec = await page.evaluate(() => {
+    let top = 0;
+    for (let i = 0; i < 3; i++) top = Math.max(top, window.wasmBindings.benchExplorerHistories(20000));
+    return top;
+  });
   await context.close();
   return figures;
 }
@@ -187,6 +193,50 @@ async function stress(browser, url) {
     longestLongTaskMs: probe.longTasks.length ? Math.max(...probe.longTasks) : 0,
     maxDomElements: probe.maxNodes,
   };
+}
+
+/** Watches the page's long tasks from now on: `window.__long` lists their durations. */
+const watchLongTasks = (page) =>
+  page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__long.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+const longTasks = (page) => page.evaluate(() => window.__long);
+
+/**
+ * The explorer through the page: a search under the article's recommendations
+ * (nothing breaks, so it runs on) for `seconds`, then the safety table to its
+ * end, with the long tasks of each.
+ */
+async function explorerInThePage(browser, url, seconds) {
+  const session = {
+    format: 'idempotency-lab/session',
+    version: 3,
+    actions: [{ store: 'one-transaction' }, { 'in-flight': 'wait' }, { acknowledge: 'after-work' }, { 'ledger-check': true }, { email: true }, { 'email-via': 'outbox' }].map((set) => ({ set })),
+  };
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(`${url}#state=${Buffer.from(JSON.stringify(session)).toString('base64url')}`);
+  await page.waitForSelector('body[data-settled="true"]');
+  await page.getByTestId('explorer-histories').fill('1000000');
+  await watchLongTasks(page);
+  await page.getByTestId('explorer').click();
+  await page.waitForTimeout(seconds * 1000);
+  const searched = Number(await page.getByTestId('explorer').getAttribute('data-histories'));
+  await page.getByTestId('explorer-cancel').click();
+  const searchLong = await longTasks(page);
+  await page.getByTestId('safety-open').click();
+  await watchLongTasks(page);
+  const start = Date.now();
+  await page.getByTestId('safety-start').click();
+  await page.locator('[data-testid="safety-start"][data-state="done"]').waitFor({ timeout: 600_000 });
+  const tableMs = Date.now() - start;
+  const tableLong = await longTasks(page);
+  const tableHistories = await page.locator('[data-testid="safety-cell"]').evaluateAll((tds) => tds.length);
+  await context.close();
+  return { seconds, searched, searchLong, tableMs, tableLong, tableCells: tableHistories };
 }
 
 /** The release Wasm of a built dist, brotli-compressed as a host would serve it. */
@@ -310,7 +360,15 @@ try {
   console.log('\nEngine throughput (best of 5 runs of 200,000 operations):');
   console.log(`  store applies/s        wasm ${fmt(wasm.storeAppliesPerSec).padStart(11)}   native ${fmt(native.storeAppliesPerSec).padStart(11)}   native/wasm ${(native.storeAppliesPerSec / wasm.storeAppliesPerSec).toFixed(2)}x   (target >= 1,000,000 in wasm, within 2x)`);
   console.log(`  world round trips/s    wasm ${fmt(wasm.workerRoundTripsPerSec).padStart(11)}   native ${fmt(native.workerRoundTripsPerSec).padStart(11)}   native/wasm ${(native.workerRoundTripsPerSec / wasm.workerRoundTripsPerSec).toFixed(2)}x   (target >= 250,000 in wasm, within 2x)`);
+  console.log(`  explorer histories/s   wasm ${fmt(wasm.explorerHistoriesPerSec).padStart(11)}   native ${fmt(native.explorerHistoriesPerSec).padStart(11)}   native/wasm ${(native.explorerHistoriesPerSec / wasm.explorerHistoriesPerSec).toFixed(2)}x   (best of 3 searches of 20,000 histories under the article's recommendations)`);
   results.throughput = { wasm, native };
+
+  const explorer = await explorerInThePage(browser, lab.url, EXPLORER_SECONDS);
+  const worst = (xs) => (xs.length ? `${Math.max(...xs).toFixed(0)} ms` : 'none');
+  console.log(`\nThe explorer through the page ("Try to break it", issue 29):`);
+  console.log(`  a ${explorer.seconds} s search           ${fmt(explorer.searched)} histories (${fmt(explorer.searched / explorer.seconds)}/s), tasks over 50 ms: ${explorer.searchLong.length}, longest ${worst(explorer.searchLong)}   (goal: none over 50 ms)`);
+  console.log(`  the safety table       ${(explorer.tableMs / 1000).toFixed(1)} s for 192 rows x 1,000 histories (${fmt(explorer.tableCells)} cells), tasks over 50 ms: ${explorer.tableLong.length}, longest ${worst(explorer.tableLong)}   (aim: 60 s)`);
+  results.explorer = explorer;
 
   const [stageMean, stageLongest] = await (async () => {
     const context = await browser.newContext();

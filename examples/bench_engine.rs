@@ -4,7 +4,9 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use idempotency_lab::bench::{stage_frame_ms, store_applies_per_sec, worker_round_trips_per_sec};
+use idempotency_lab::bench::{
+    explorer_histories_per_sec, stage_frame_ms, store_applies_per_sec, worker_round_trips_per_sec,
+};
 
 fn now_ms() -> f64 {
     static START: OnceLock<Instant> = OnceLock::new();
@@ -21,7 +23,8 @@ fn main() {
     let applies = best(5, || store_applies_per_sec(n, now_ms));
     let round_trips = best(5, || worker_round_trips_per_sec(n, now_ms));
     let (stage_mean, stage_longest) = stage_frame_ms(10_000, 2_000, now_ms);
+    let histories = best(3, || explorer_histories_per_sec(20_000, now_ms));
     println!(
-        "{{\"storeAppliesPerSec\": {applies:.0}, \"workerRoundTripsPerSec\": {round_trips:.0}, \"stageFrameMeanMs\": {stage_mean:.4}, \"stageFrameLongestMs\": {stage_longest:.4}}}"
+        "{{\"storeAppliesPerSec\": {applies:.0}, \"workerRoundTripsPerSec\": {round_trips:.0}, \"stageFrameMeanMs\": {stage_mean:.4}, \"stageFrameLongestMs\": {stage_longest:.4}, \"explorerHistoriesPerSec\": {histories:.0}}}"
     );
 }

@@ -78,6 +78,35 @@ pub fn stage_frame_ms(n: u32, frames: u32, now_ms: fn() -> f64) -> (f64, f64) {
     (total / f64::from(drawn.max(1)), longest)
 }
 
+/// The explorer's histories per second: a search of `n` histories under the
+/// article's recommendations (which no history breaks, so none is shrunk),
+/// each run in a fresh world and judged on every promise.
+pub fn explorer_histories_per_sec(n: u64, now_ms: fn() -> f64) -> f64 {
+    use crate::core::{EmailVia, InFlightPolicy};
+    use crate::lab::explore::{Search, Verdict, DEFAULT_MAX_STEPS};
+    use crate::lab::{Acknowledge, Settings, StoreKind};
+    let settings = [
+        Setting::Store(StoreKind::OneTransaction),
+        Setting::InFlight(InFlightPolicy::Wait),
+        Setting::Acknowledge(Acknowledge::AfterWork),
+        Setting::LedgerCheck(true),
+        Setting::Email(true),
+        Setting::EmailVia(EmailVia::Outbox),
+    ]
+    .into_iter()
+    .fold(Settings::default(), Settings::with);
+    let mut search = Search::new(&settings, 1, n, DEFAULT_MAX_STEPS);
+    let start = now_ms();
+    let verdict = search.finish().clone();
+    let elapsed = now_ms() - start;
+    assert_eq!(
+        verdict,
+        Verdict::Held { tried: n },
+        "the recommendations hold"
+    );
+    n as f64 / (elapsed / 1000.0)
+}
+
 // Only in the benchmark's own build (`--features bench-exports`): the lab's page
 // never calls these, and leaving them out keeps the worker's async plumbing out of
 // the bundle a visitor downloads.
@@ -102,6 +131,12 @@ mod exports {
     pub fn bench_stage_frames(n: u32, frames: u32) -> Vec<f64> {
         let (mean, longest) = super::stage_frame_ms(n, frames, now_ms);
         vec![mean, longest]
+    }
+
+    /// The explorer's histories per second in Wasm.
+    #[wasm_bindgen(js_name = benchExplorerHistories)]
+    pub fn bench_explorer_histories(n: u32) -> f64 {
+        super::explorer_histories_per_sec(n.into(), now_ms)
     }
 
     #[wasm_bindgen(js_name = benchWorkerRoundTrips)]
