@@ -75,6 +75,15 @@ test('the explorer breaks the in-memory store, shows the shortest history, and r
     await page.locator('[data-testid="clock"][data-idle="true"]').waitFor();
     assert.equal(await page.getByTestId('invariant-at-most-once').getAttribute('data-holds'), 'false');
     assert.equal(await page.getByTestId('explorer-next').getAttribute('aria-disabled'), 'true');
+    assert.match(await page.getByTestId('explorer-replay-said').textContent(),
+      new RegExp(`^${count + 1} of ${count + 1} done in the sandbox Then the consumer is released .*this breaks “Every operation is granted at most once”$`));
+    // A step back: every step done, the end not yet run, so the promise holds.
+    await page.getByTestId('explorer-back').click();
+    await page.locator('[data-testid="invariant-at-most-once"][data-holds="true"]').waitFor();
+    assert.equal(await page.getByTestId('explorer-replay-at').textContent(), `${count} of ${count + 1} done in the sandbox`);
+    assert.equal(await steps.nth(count - 1).getAttribute('aria-current'), 'step');
+    await page.getByTestId('explorer-next').click();
+    await page.locator('[data-testid="invariant-at-most-once"][data-holds="false"]').waitFor();
   }));
 
 test('"Try it yourself" hands the history to the sandbox, and its link opens it elsewhere', () =>

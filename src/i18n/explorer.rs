@@ -15,7 +15,7 @@ words!(
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
     try_it, link, link_hint, opened, end, replay, next, safety_title, safety_start,
-    safety_recommended, safety_open, close,
+    safety_recommended, safety_open, close, back,
 });
 
 pub struct ExplorerTexts {

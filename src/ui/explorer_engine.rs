@@ -30,8 +30,9 @@ pub trait Engine {
     fn table(&self, base: Settings, seed: u64) -> Box<dyn Tabling>;
     /// The lab `steps` make after `setup`, run to their end.
     fn replay(&self, setup: &[Setting], steps: &[Action]) -> Lab;
-    /// A new lab told `setup`: where a replay starts.
-    fn start(&self, setup: &[Setting]) -> Lab;
+    /// A new lab told `setup`, after which `steps` are done (not run to
+    /// their end): where a replay stands after them.
+    fn prefix(&self, setup: &[Setting], steps: &[Action]) -> Lab;
     /// What each step did, then the end.
     fn narrate(&self, setup: &[Setting], steps: &[Action]) -> Vec<Vec<Said>>;
 }
@@ -84,8 +85,12 @@ impl Engine for Explorer {
         crate::lab::explore::run(setup, steps).lab
     }
 
-    fn start(&self, setup: &[Setting]) -> Lab {
-        Runner::new(setup).into_lab()
+    fn prefix(&self, setup: &[Setting], steps: &[Action]) -> Lab {
+        let mut runner = Runner::new(setup);
+        for step in steps {
+            runner.step(step);
+        }
+        runner.into_lab()
     }
 
     fn narrate(&self, setup: &[Setting], steps: &[Action]) -> Vec<Vec<Said>> {

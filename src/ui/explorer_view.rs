@@ -341,7 +341,7 @@ fn FoundHistory(
             };
             // Only the history's own waits move the clock, as when it broke.
             ctl.set_speed(Speed::Paused);
-            put(engine.start(&setup));
+            put(engine.prefix(&setup, &[]));
             replay_at.set(Some(0));
         });
     };
@@ -364,6 +364,30 @@ fn FoundHistory(
         }
         replay_epoch.set_value(ctl.epoch.get_untracked());
         replay_at.set(Some(done + 1));
+    };
+    // A step back: the sandbox as the steps before it left it.
+    let back = move || {
+        let (Some(done), Some((setup, steps))) = (
+            replay_at.get_untracked(),
+            shown.with_untracked(|s| s.as_ref().map(|s| (s.setup.clone(), s.found.steps.clone()))),
+        ) else {
+            return;
+        };
+        if done == 0 {
+            return;
+        }
+        let before = (done - 1).min(steps.len());
+        leptos::task::spawn_local(async move {
+            let Some(engine) = engine.get().await else {
+                return;
+            };
+            // A skip to idle the end set off stops here too.
+            ctl.skipping.set(false);
+            ctl.set_speed(Speed::Paused);
+            ctl.show(engine.prefix(&setup, &steps[..before]));
+            replay_epoch.set_value(ctl.epoch.get_untracked());
+            replay_at.set(Some(done - 1));
+        });
     };
     let try_it = move || {
         let Some((setup, steps)) =
@@ -416,6 +440,23 @@ fn FoundHistory(
             })
             .collect_view();
         let end = shown.said.last().cloned().unwrap_or_default();
+        // What the replay's current step did, said aloud as it is reached.
+        let spoken = {
+            let (steps, said) = (shown.found.steps.clone(), shown.said.clone());
+            move || {
+                let t = texts();
+                let done = replay_at.get()?;
+                let did = t.explorer_did(said.get(done.checked_sub(1)?)?);
+                let what = match steps.get(done - 1) {
+                    Some(step) => t.explorer_step(step),
+                    None => t.explorer.end.to_string(),
+                };
+                Some(format!(
+                    "{} {what}: {did}",
+                    t.explorer.replay_at(done, total + 1)
+                ))
+            }
+        };
         let end_current = move || replay_at.get() == Some(total + 1);
         let promise = shown.found.promise;
         Some(view! {
@@ -435,6 +476,13 @@ fn FoundHistory(
                         {move || texts().explorer.replay}
                     </button>
                     <Show when=move || replay_at.get().is_some()>
+                        <button
+                            data-testid="explorer-back"
+                            aria-disabled=move || (replay_at.get() == Some(0)).to_string()
+                            on:click=move |_| back()
+                        >
+                            {move || texts().explorer.back}
+                        </button>
                         <button
                             data-testid="explorer-next"
                             aria-disabled=move || (replay_at.get() > Some(total)).to_string()
@@ -463,6 +511,7 @@ fn FoundHistory(
                     })}
                     <span id="explorer-link-hint" class="visually-hidden">{move || texts().explorer.link_hint}</span>
                 </div>
+                <p class="visually-hidden" role="status" data-testid="explorer-replay-said">{spoken}</p>
             </div>
         })
     }
