@@ -135,6 +135,7 @@ fn a_found_history_replays_to_the_same_break() {
     };
     let history = search.replay(&found);
     // The settings first, then the steps, then whatever time the end took.
+    assert_eq!(search.setup(), [Setting::Processes(2)]);
     assert_eq!(history.actions[0], Action::Set(Setting::Processes(2)));
     let mut lab = idempotency_lab::lab::Lab::new();
     for action in &history.actions {
@@ -163,15 +164,24 @@ proptest! {
             .with(Setting::Store(StoreKind::ALL[store]))
             .with(Setting::Processes(if two { 2 } else { 1 }));
         let setup = settings.changes();
-        for index in 0..200 {
+        let mut found = false;
+        for index in 0..300 {
             let steps = history(&mut rng_for(seed, index), &settings, DEFAULT_MAX_STEPS);
             let trial = run(&setup, &steps);
             let Some(promise) = trial.broken.first() else { continue };
             let shrunk = shrink(&setup, &trial.steps, promise, SHRINK_RUNS);
             prop_assert!(run(&setup, &shrunk).broken.contains(promise));
             prop_assert!(shrunk.len() <= trial.steps.len());
+            // No single step can go: each one is needed for the break.
+            for at in 0..shrunk.len() {
+                let mut fewer = shrunk.clone();
+                fewer.remove(at);
+                prop_assert!(!run(&setup, &fewer).broken.contains(promise), "{:?} without step {}", shrunk, at);
+            }
+            found = true;
             break;
         }
+        prop_assert!(found, "none of 300 histories broke a promise");
     }
 
     /// A world told a settings' changes stands where those settings stand.
@@ -197,6 +207,11 @@ proptest! {
             Setting::RetentionHours(3),
             Setting::ProcessingMs(7),
             Setting::Naive(true),
+            Setting::Routing(idempotency_lab::lab::Routing::KeyHash),
+            Setting::AutoRetry(Some(idempotency_lab::core::RetryPolicy {
+                max_attempts: 3,
+                seed: 9,
+            })),
         ]
         .into_iter()
         .fold(Settings::default(), Settings::with);
@@ -594,4 +609,140 @@ fn a_replay_names_crashes_redeliveries_expiries_emails_and_refusals() {
         ],
     );
     assert!(refused.concat().contains(&Said::Refused { attempt: 2 }));
+}
+
+/// Stopped while shrinking, a search is broken by the smallest history found
+/// so far, which breaks the promise; stopping any other search changes nothing.
+#[test]
+fn a_search_stopped_while_shrinking_keeps_the_history_so_far() {
+    let mut search = Search::new(&Settings::default(), 4, 1_000, DEFAULT_MAX_STEPS);
+    while !matches!(search.advance(1), Verdict::Shrinking { .. }) {}
+    search.advance(1);
+    let Verdict::Broken(found) = search.stop_shrinking().clone() else {
+        panic!("{:?}", search.verdict());
+    };
+    assert!(run(search.setup(), &found.steps)
+        .broken
+        .contains(found.promise));
+    assert_eq!(search.stop_shrinking(), &Verdict::Broken(found.clone()));
+    assert_eq!(search.advance(10), &Verdict::Broken(found));
+
+    let mut running = Search::new(&recommended(), 1, 100, DEFAULT_MAX_STEPS);
+    running.advance(3);
+    assert_eq!(running.stop_shrinking(), &Verdict::Running { tried: 3 });
+}
+
+/// The watch reads who made each attempt from the lab as it runs: the
+/// signed-in caller, and for a redelivery the caller of the attempt it repeats.
+#[test]
+fn the_watch_reads_who_made_each_attempt_from_the_lab() {
+    let mut lab = idempotency_lab::lab::Lab::new();
+    let mut watch = Watch::default();
+    let send = |account: &str| Action::Send {
+        grant: GrantPoints::new("order-1", account, 100),
+        lose_acknowledgement: false,
+    };
+    for action in [
+        Action::SignIn {
+            account_id: Some("alice".into()),
+        },
+        Action::SetRedeliver { on: true },
+        send("alice"),
+        Action::SignIn { account_id: None },
+        send("bob"),
+        Action::Wait { ms: 1_000 },
+    ] {
+        lab.dispatch(action).unwrap();
+        watch.after(lab.state(), None);
+    }
+    assert_eq!(watch.caller_of(1), Some(Some("alice")));
+    // The queue's second delivery of attempt 1, whoever is signed in now.
+    assert_eq!(watch.caller_of(2), Some(Some("alice")));
+    assert_eq!(watch.caller_of(3), Some(None));
+    assert_eq!(watch.caller_of(4), None);
+    assert!(!watch.served_another());
+}
+
+/// The generator makes every kind of step the explorer knows, in about the
+/// shares it means to, with waits that matter under the settings.
+#[test]
+fn the_generator_makes_every_kind_of_step() {
+    let settings = Settings::default()
+        .with(Setting::ProcessingMs(200))
+        .with(Setting::CallerTimeoutMs(1_000));
+    let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut waits = std::collections::BTreeSet::new();
+    let (mut sends, mut lost, mut small, mut bob, mut lengths) =
+        (0, 0, 0, 0, std::collections::BTreeSet::new());
+    for index in 0..3_000 {
+        let steps = history(&mut rng_for(21, index), &settings, 8);
+        lengths.insert(steps.len());
+        for step in &steps {
+            let kind = match step {
+                Action::Send {
+                    grant,
+                    lose_acknowledgement,
+                } => {
+                    sends += 1;
+                    lost += usize::from(*lose_acknowledgement);
+                    small += usize::from(grant.points == 25);
+                    bob += usize::from(grant.account_id == "bob");
+                    "send"
+                }
+                Action::RetrySame { .. } => "retry-same",
+                Action::RetryFresh { .. } => "retry-fresh",
+                Action::Wait { ms } => {
+                    waits.insert(*ms);
+                    "wait"
+                }
+                Action::Restart => "restart",
+                Action::SetCrashPoint { .. } => "crash",
+                Action::MoveClock { ms } => {
+                    assert_eq!(*ms, settings.retention_ms() + idempotency_lab::lab::HOUR_MS);
+                    "clock"
+                }
+                Action::SetRedeliver { on: true } => "redeliver",
+                Action::Set(Setting::Paused(true)) => "pause",
+                Action::Set(Setting::Paused(false)) => "release",
+                Action::Step => "step",
+                Action::Burst { count, .. } => {
+                    assert!((2..=20).contains(count));
+                    "burst"
+                }
+                Action::SignIn { .. } => "sign-in",
+                Action::CheckBalance { .. } => "check",
+                other => panic!("{other:?}"),
+            };
+            *kinds.entry(kind).or_default() += 1;
+        }
+    }
+    assert_eq!(lengths, (1..=8).collect());
+    assert_eq!(kinds.len(), 14, "{kinds:?}");
+    let all: usize = kinds.values().sum();
+    let share = |kind: &str| kinds[kind] as f64 / all as f64;
+    // Sends (with the racing pairs) lead; waits come next; every kind shows up.
+    assert!(share("send") > 0.25 && share("send") < 0.40, "{kinds:?}");
+    assert!(share("wait") > 0.08 && share("wait") < 0.16, "{kinds:?}");
+    assert!(
+        share("retry-same") > 0.08 && share("retry-same") < 0.16,
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.values().all(|n| *n as f64 / all as f64 > 0.01),
+        "{kinds:?}"
+    );
+    assert_eq!(
+        waits,
+        [100, 201, 1_001, 2_200, 30_000].into_iter().collect()
+    );
+    let part = |n: usize| n as f64 / sends as f64;
+    assert!(
+        part(lost) > 0.15 && part(lost) < 0.35,
+        "lost {lost} of {sends}"
+    );
+    assert!(
+        part(small) > 0.15 && part(small) < 0.35,
+        "25 points {small} of {sends}"
+    );
+    assert!(part(bob) > 0.4 && part(bob) < 0.6, "bob {bob} of {sends}");
 }

@@ -181,9 +181,19 @@ fn the_explorer_says_each_value_in_its_place() {
         plain(t.explorer.safety_cancelled(5)),
         "Stopped after 5 rows."
     );
-    assert_eq!(plain(t.explorer.safety_held(1_000)), "kept in 1,000");
-    assert_eq!(plain(t.explorer.safety_broken(7)), "broken by #7");
+    assert_eq!(
+        plain(t.explorer.safety_held(1_000)),
+        "kept in 1,000 histories"
+    );
+    assert_eq!(plain(t.explorer.safety_broken(7)), "broken by history 7");
     assert!(plain(t.explorer.safety_intro(1_000)).contains("up to 1,000 histories"));
+    assert_eq!(
+        plain(
+            t.explorer
+                .replay_said(2, 5, "Restart the process", "process 1 ends")
+        ),
+        "2 of 5 done in the sandbox. Restart the process. Then process 1 ends."
+    );
     assert_eq!(t.explorer.yes_no(true), "yes");
     assert_eq!(t.explorer.yes_no(false), "no");
 }

@@ -15,7 +15,7 @@ words!(
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
     try_it, link, link_hint, opened, end, replay, next, safety_title, safety_start,
-    safety_recommended, safety_open, close, back,
+    safety_recommended, safety_open, close, back, replay_start, end_spoken,
 });
 
 pub struct ExplorerTexts {
@@ -178,6 +178,18 @@ impl ExplorerTexts {
     /// A cell that broke: which history, and that it can be shown.
     pub fn safety_broken(&self, history: u64) -> String {
         self.say("explorer.safety_broken", &[("n", Arg::Grouped(history))])
+    }
+
+    /// A replay's step, said as it is reached: where, what, and what it did.
+    pub fn replay_said(&self, done: usize, all: usize, what: &str, did: &str) -> String {
+        self.say(
+            "explorer.replay_said",
+            &[
+                ("at", Arg::Text(self.replay_at(done, all))),
+                ("what", Arg::Text(what.to_owned())),
+                ("did", Arg::Text(did.to_owned())),
+            ],
+        )
     }
 
     /// A number of histories outside what a search may be asked for.

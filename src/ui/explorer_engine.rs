@@ -43,6 +43,8 @@ pub trait Searching {
     fn advance_one(&mut self) -> Verdict;
     /// The settings' changes its histories start with.
     fn setup(&self) -> Vec<Setting>;
+    /// Ends a shrink under way with the smallest history so far.
+    fn stop_shrinking(&mut self) -> Verdict;
 }
 
 /// The safety table under way.
@@ -105,6 +107,10 @@ impl Searching for Search {
 
     fn setup(&self) -> Vec<Setting> {
         Search::setup(self).to_vec()
+    }
+
+    fn stop_shrinking(&mut self) -> Verdict {
+        Search::stop_shrinking(self).clone()
     }
 }
 

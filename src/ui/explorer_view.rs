@@ -105,6 +105,7 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
     } = shared;
     let status = RwSignal::new(Status::Idle);
     let runs = Runs::new();
+    let stopping = StoredValue::new(false);
     let histories = RwSignal::new(DEFAULT_HISTORIES.to_string());
     let error = RwSignal::new(None::<InputError>);
     let limit = RwSignal::new(DEFAULT_HISTORIES);
@@ -124,6 +125,8 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
         limit.set(count);
         let settings = ctl.lab.with_untracked(|lab| lab.state().settings());
         let current = runs.start();
+        stopping.set_value(false);
+        shown.set(None);
         status.set(Status::Arriving);
         leptos::task::spawn_local(async move {
             let started = page_env::now_ms();
@@ -140,6 +143,12 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
             let work = {
                 let (search, verdict) = (search.clone(), verdict.clone());
                 move || {
+                    // Cancelled while shrinking: the history found so far.
+                    if stopping.get_value() {
+                        stopping.set_value(false);
+                        verdict.set(Some(search.borrow_mut().stop_shrinking()));
+                        return false;
+                    }
                     let now = search.borrow_mut().advance_one();
                     let more = matches!(now, Verdict::Running { .. } | Verdict::Shrinking { .. });
                     verdict.set(Some(now));
@@ -174,7 +183,13 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
             in_slices(current, work, drawn).await;
         });
     };
+    // Cancelling a search still looking ends it there; one already shrinking
+    // the history that broke a promise shows the smallest found so far.
     let cancel = move || {
+        if status.with_untracked(|s| matches!(s, Status::Shrinking { .. })) {
+            stopping.set_value(true);
+            return;
+        }
         runs.cancel();
         status.update(|s| {
             if s.running() {
@@ -182,6 +197,15 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
             }
         });
     };
+    // A history picked in the safety table takes the place of what the
+    // search said.
+    Effect::new(move |_| {
+        if shown.with(Option::is_some)
+            && !status.with_untracked(|s| matches!(s, Status::Broken { .. }) || s.running())
+        {
+            status.set(Status::Idle);
+        }
+    });
 
     let error_text = move || {
         error.get().map(|e| {
@@ -327,9 +351,34 @@ fn FoundHistory(
         shown.track();
         replay_at.set(None);
     });
+    // How many things were done in the sandbox (time passing aside: the
+    // end's skip to idle adds waits) after the replay's last move: anything
+    // the person did since ends the replay (its narration would be of
+    // another world).
+    let replay_len = StoredValue::new(0_usize);
+    let history_len = move || {
+        ctl.lab.with_untracked(|lab| {
+            lab.history()
+                .actions
+                .iter()
+                .filter(|action| !matches!(action, Action::Wait { .. }))
+                .count()
+        })
+    };
+    let moved = move || {
+        replay_epoch.set_value(ctl.epoch.get_untracked());
+        replay_len.set_value(history_len());
+    };
+    let still_ours = move || {
+        let ours = history_len() == replay_len.get_value();
+        if !ours {
+            replay_at.set(None);
+        }
+        ours
+    };
     let put = move |lab: crate::lab::Lab| {
         ctl.load(lab, Replacement::Explorer);
-        replay_epoch.set_value(ctl.epoch.get_untracked());
+        moved();
     };
     let replay = move || {
         let Some(setup) = shown.with_untracked(|s| s.as_ref().map(|s| s.setup.clone())) else {
@@ -352,9 +401,16 @@ fn FoundHistory(
         ) else {
             return;
         };
+        if !still_ours() {
+            return;
+        }
         match steps.get(done) {
+            // The found history holds only steps the lab accepted.
             Some(step) => {
-                ctl.dispatch(step.clone());
+                if !ctl.dispatch(step.clone()) {
+                    replay_at.set(None);
+                    return;
+                }
             }
             None if done == steps.len() => {
                 ctl.dispatch(Action::Set(Setting::Paused(false)));
@@ -362,7 +418,7 @@ fn FoundHistory(
             }
             None => return,
         }
-        replay_epoch.set_value(ctl.epoch.get_untracked());
+        moved();
         replay_at.set(Some(done + 1));
     };
     // A step back: the sandbox as the steps before it left it.
@@ -373,7 +429,7 @@ fn FoundHistory(
         ) else {
             return;
         };
-        if done == 0 {
+        if done == 0 || !still_ours() {
             return;
         }
         let before = (done - 1).min(steps.len());
@@ -385,7 +441,7 @@ fn FoundHistory(
             ctl.skipping.set(false);
             ctl.set_speed(Speed::Paused);
             ctl.show(engine.prefix(&setup, &steps[..before]));
-            replay_epoch.set_value(ctl.epoch.get_untracked());
+            moved();
             replay_at.set(Some(done - 1));
         });
     };
@@ -446,15 +502,15 @@ fn FoundHistory(
             move || {
                 let t = texts();
                 let done = replay_at.get()?;
-                let did = t.explorer_did(said.get(done.checked_sub(1)?)?);
-                let what = match steps.get(done - 1) {
-                    Some(step) => t.explorer_step(step),
-                    None => t.explorer.end.to_string(),
+                let Some(last) = done.checked_sub(1) else {
+                    return Some(t.explorer.replay_start.to_string());
                 };
-                Some(format!(
-                    "{} {what}: {did}",
-                    t.explorer.replay_at(done, total + 1)
-                ))
+                let did = t.explorer_did(said.get(last)?);
+                let what = match steps.get(last) {
+                    Some(step) => t.explorer_step(step),
+                    None => t.explorer.end_spoken.to_string(),
+                };
+                Some(t.explorer.replay_said(done, total + 1, &what, &did))
             }
         };
         let end_current = move || replay_at.get() == Some(total + 1);

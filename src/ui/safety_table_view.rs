@@ -226,6 +226,26 @@ pub fn SafetyTableView(ctl: Controller, shared: ExplorerShared) -> impl IntoView
             <h2 id="safety-title">{move || texts().explorer.safety_title}</h2>
             <p class="hint">{move || texts().explorer.safety_intro(TABLE_HISTORIES)}</p>
             <div class="controls-row">
+                <span class="setting" class:invalid=move || matches!(status.get(), Status::BadSeed(_))>
+                    <label class="inline" for="safety-seed">{move || texts().explorer.seed_label}</label>
+                    <input
+                        id="safety-seed"
+                        type="text"
+                        inputmode="numeric"
+                        dir="ltr"
+                        class="number"
+                        autocomplete="off"
+                        data-testid="safety-seed"
+                        aria-invalid=move || matches!(status.get(), Status::BadSeed(_)).to_string()
+                        prop:value=move || seed.get()
+                        on:input=move |ev| {
+                            seed.set(event_target_value(&ev));
+                            if matches!(status.get_untracked(), Status::BadSeed(_)) {
+                                status.set(Status::Idle);
+                            }
+                        }
+                    />
+                </span>
                 <button
                     data-testid="safety-start"
                     data-state=move || status.get().code()
@@ -246,7 +266,12 @@ pub fn SafetyTableView(ctl: Controller, shared: ExplorerShared) -> impl IntoView
                     ></progress>
                 </Show>
             </div>
-            <p class="explorer-said" role="status" data-testid="safety-said">{said}</p>
+            // The running count is shown, not spoken (it changes every few
+            // milliseconds); the outcome is spoken once.
+            <p class="explorer-said" data-testid="safety-said">{said}</p>
+            <p class="visually-hidden" role="status">
+                {move || (status.get().code() != "running").then(said).flatten()}
+            </p>
             <Show when=move || !rows.with(Vec::is_empty)>
                 <div
                     class="safety-scroll"
@@ -345,6 +370,26 @@ fn table_row(
         <tr class:keeps=keeps class:recommended=recommended data-recommended=recommended.then_some("true")>
             <th scope="row">
                 {move || texts().store_kind(c.store)}
+                // The whole combination for a screen reader, which names a
+                // cell by its row's header.
+                <span class="visually-hidden">
+                    {move || {
+                        let t = texts();
+                        format!(
+                            ", {} {}, {} {}, {} {}, {} {}, {} {}",
+                            t.processes_label,
+                            t.num(c.processes),
+                            t.in_flight_label,
+                            t.in_flight_policy(c.in_flight),
+                            t.acknowledge_label,
+                            t.acknowledge(c.acknowledge),
+                            t.ledger_label,
+                            t.explorer.yes_no(c.ledger_check),
+                            t.email_via_label,
+                            t.email_via(c.email_via),
+                        )
+                    }}
+                </span>
                 {recommended.then(|| view! {
                     <span class="safety-badge">{move || texts().explorer.safety_recommended}</span>
                 })}

@@ -59,10 +59,6 @@ impl Broken {
         self.0[promise.index()]
     }
 
-    pub fn any(self) -> bool {
-        self.0.contains(&true)
-    }
-
     /// The first broken promise, in [`Promise::ALL`]'s order.
     pub fn first(self) -> Option<Promise> {
         Promise::ALL.into_iter().find(|p| self.contains(*p))
@@ -143,6 +139,12 @@ impl Watch {
                 _ => {}
             }
         }
+    }
+
+    /// Who was signed in when `attempt`'s caller made it (`Some(None)`: nobody),
+    /// as far as the watch has read.
+    pub fn caller_of(&self, attempt: AttemptId) -> Option<Option<&str>> {
+        self.caller.get(&attempt).map(Option::as_deref)
     }
 
     /// Whether a request was served for an account its caller was not signed in as.

@@ -75,18 +75,6 @@ impl Search {
         }
     }
 
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    pub fn limit(&self) -> u64 {
-        self.limit
-    }
-
-    pub fn max_steps(&self) -> usize {
-        self.max_steps
-    }
-
     /// The settings' changes every history starts with.
     pub fn setup(&self) -> &[Setting] {
         &self.setup
@@ -149,6 +137,22 @@ impl Search {
             }
             Verdict::Broken(_) | Verdict::Held { .. } => false,
         }
+    }
+
+    /// Stops a search being shrunk: it is broken by the smallest history found
+    /// so far (which breaks the promise, as every step of a shrink does). Any
+    /// other search is left as it stands.
+    pub fn stop_shrinking(&mut self) -> &Verdict {
+        if let (Verdict::Shrinking { tried, promise }, Some(shrinker)) =
+            (&self.verdict, self.shrinker.take())
+        {
+            self.verdict = Verdict::Broken(Found {
+                promise: *promise,
+                steps: shrinker.best().to_vec(),
+                tried: *tried,
+            });
+        }
+        &self.verdict
     }
 
     /// Runs the whole search at once (tests and the benchmark).
