@@ -108,11 +108,11 @@ for (const lang of ['en', 'fa']) {
       await page.goto(`${suite.server.url}?lang=${lang}`);
       await page.waitForSelector('body[data-settled="true"]');
       const said = page.getByTestId('part-failed');
-      // Storage, callers, queue, share and store each say it; the embed dialog
-      // too, but only once it is asked for; the promises and the chart, in the
-      // first load, are there all the same.
-      assert.equal(await said.count(), 6);
-      assert.equal(await page.locator('[data-testid="part-failed"]:visible').count(), 5);
+      // Storage, callers, queue, share, the explorer and store each say it;
+      // the embed dialog too, but only once it is asked for; the promises and
+      // the chart, in the first load, are there all the same.
+      assert.equal(await said.count(), 7);
+      assert.equal(await page.locator('[data-testid="part-failed"]:visible').count(), 6);
       assert.equal(await page.locator('.embed-slot [data-testid="part-failed"]').isVisible(), false);
       await page.locator('#invariants-title').waitFor();
       await page.locator('#chart-title').waitFor();
@@ -128,6 +128,7 @@ for (const lang of ['en', 'fa']) {
       await said.first().getByRole('button').click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="part-failed"]').length === 0);
       await page.locator('#store-title').waitFor();
+      await page.locator('#explorer-title').waitFor();
       assert.deepEqual(errors, []);
     }, { consoleErrors: false }));
 }
