@@ -82,19 +82,9 @@ pub fn stage_frame_ms(n: u32, frames: u32, now_ms: fn() -> f64) -> (f64, f64) {
 /// article's recommendations (which no history breaks, so none is shrunk),
 /// each run in a fresh world and judged on every promise.
 pub fn explorer_histories_per_sec(n: u64, now_ms: fn() -> f64) -> f64 {
-    use crate::core::{EmailVia, InFlightPolicy};
-    use crate::lab::explore::{Search, Verdict, DEFAULT_MAX_STEPS};
-    use crate::lab::{Acknowledge, Settings, StoreKind};
-    let settings = [
-        Setting::Store(StoreKind::OneTransaction),
-        Setting::InFlight(InFlightPolicy::Wait),
-        Setting::Acknowledge(Acknowledge::AfterWork),
-        Setting::LedgerCheck(true),
-        Setting::Email(true),
-        Setting::EmailVia(EmailVia::Outbox),
-    ]
-    .into_iter()
-    .fold(Settings::default(), Settings::with);
+    use crate::lab::explore::{Combination, Search, Verdict, DEFAULT_MAX_STEPS};
+    use crate::lab::Settings;
+    let settings = Combination::recommended().settings(&Settings::default());
     let mut search = Search::new(&settings, 1, n, DEFAULT_MAX_STEPS);
     let start = now_ms();
     let verdict = search.finish().clone();

@@ -18,16 +18,7 @@ mod explorer_fixture;
 /// constraint, a duplicate in flight waits for the first, acknowledge after
 /// the work, recognise by ledger row, email through the outbox.
 fn recommended() -> Settings {
-    [
-        Setting::Store(StoreKind::OneTransaction),
-        Setting::InFlight(InFlightPolicy::Wait),
-        Setting::Acknowledge(Acknowledge::AfterWork),
-        Setting::LedgerCheck(true),
-        Setting::Email(true),
-        Setting::EmailVia(EmailVia::Outbox),
-    ]
-    .into_iter()
-    .fold(Settings::default(), Settings::with)
+    Combination::recommended().settings(&Settings::default())
 }
 
 fn found(settings: &Settings, seed: u64, limit: u64) -> Option<Found> {
