@@ -94,15 +94,6 @@ impl Shrinker {
         self.promise
     }
 
-    /// How many runs the shrink has made.
-    pub fn runs(&self) -> usize {
-        self.runs
-    }
-
-    pub fn is_done(&self) -> bool {
-        matches!(self.phase, Phase::Done)
-    }
-
     /// Makes at most one run (moving on through the phases on the way); says
     /// whether the shrink is done.
     pub fn step(&mut self) -> bool {

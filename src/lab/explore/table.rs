@@ -230,14 +230,6 @@ impl SafetyTable {
         &self.rows
     }
 
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    pub fn limit(&self) -> u64 {
-        self.limit
-    }
-
     pub fn is_done(&self) -> bool {
         self.at >= self.rows.len()
     }
