@@ -555,7 +555,12 @@ async fn a_balance_first_crash_and_a_retry_break_two_promises_and_the_panel_says
 
     // The panel's button brings the attempt's row into view, with the focus.
     lab.click("Show attempt #2 in the timeline").await;
-    TimeoutFuture::new(50).await;
+    until(|| {
+        document()
+            .active_element()
+            .is_some_and(|e| e.get_attribute("data-attempt").as_deref() == Some("2"))
+    })
+    .await;
     let focused = document().active_element().unwrap();
     assert_eq!(focused.get_attribute("data-attempt").as_deref(), Some("2"));
     assert_eq!(
@@ -775,7 +780,8 @@ async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
         drawn().is_empty(),
         "nothing is drawn in the mount's own task"
     );
-    TimeoutFuture::new(100).await;
+    // Each step is a task of its own; a busy machine may take a while.
+    until(|| drawn().contains(&"done")).await;
     assert_eq!(
         drawn(),
         [
@@ -788,7 +794,7 @@ async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
     );
     // Once started, a part comes with its panel.
     extra.set(true);
-    TimeoutFuture::new(50).await;
+    until(|| drawn().len() >= 7).await;
     assert_eq!(drawn()[5..], ["panel 3", "panel 3, later part"]);
     root.remove();
 }
@@ -1209,7 +1215,7 @@ async fn the_explorer_refuses_bad_input_and_can_be_cancelled() {
         .unwrap()
         .is_empty());
     assert_eq!(explorer_state(&lab).0, "running");
-    TimeoutFuture::new(100).await;
+    until(|| explorer_state(&lab).1.parse::<u64>().is_ok_and(|n| n > 0)).await;
     lab.find("[data-testid=explorer-cancel]")
         .unwrap()
         .unchecked_into::<HtmlElement>()
