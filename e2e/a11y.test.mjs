@@ -181,10 +181,17 @@ for (const lang of ['en', 'fa']) {
     await withAxe({ query: `?lang=${lang}` }, async (page) => {
       await page.getByTestId('explorer').click();
       await page.locator('[data-testid="explorer"][data-state="broken"]').waitFor({ timeout: 60_000 });
-      await page.getByTestId('explorer-replay').click();
-      await page.getByTestId('explorer-next').click();
       await page.getByTestId('explorer-panel').scrollIntoViewIfNeeded();
       await scanAll(page, `${language}, explorer found`, found, { viewports: ['desktop', 'phone'] });
+      // Its replay in the walkthrough's player, a step in.
+      await page.getByTestId('explorer-replay').click();
+      await page.getByTestId('walk-guest').waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="step-counter"][data-step="2"]').waitFor();
+      await page.locator('[data-testid="walkthrough"][data-animating="false"]').waitFor();
+      await scanAll(page, `${language}, found history in the player`, found, { viewports: ['desktop', 'phone'] });
+      await page.locator('.walk-tools button').last().click();
+      await page.getByTestId('walk-guest').waitFor({ state: 'detached' });
       // A field with its error.
       await page.getByTestId('explorer-histories').fill('0');
       await page.getByTestId('explorer').click();

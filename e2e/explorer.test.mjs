@@ -1,7 +1,8 @@
 // End-to-end: "Try to break it" (issue 29). The explorer searches histories
 // from the sandbox's settings, stops at the first that breaks a promise,
-// shrinks it, and lists it step by step; the history replays in the sandbox,
-// a step at a time, or the sandbox takes it over, or a link carries it. The
+// shrinks it, and lists it step by step; the history replays in the
+// walkthrough's player, a step at a time, or the sandbox takes it over, or a
+// link carries it. The
 // safety table runs the explorer over every combination of the settings that
 // matter. The explorer's code arrives in a chunk of its own when first used.
 import { test } from 'node:test';
@@ -36,13 +37,16 @@ const RECOMMENDED = [
 
 const explorer = (page) => page.getByTestId('explorer');
 
+/** The walkthrough's scripts, as shipped. */
+const scripts = async () => JSON.parse(await readFile(join(ROOT, 'walkthrough', 'scenarios.json'), 'utf8'));
+
 /** Presses "Try to break it" and waits until the search is over. */
 async function search(page, { timeout = 60_000 } = {}) {
   await explorer(page).click();
   await page.waitForSelector('[data-testid="explorer"]:not([data-state="running"])', { timeout });
 }
 
-test('the explorer breaks the in-memory store, shows the shortest history, and replays it step by step', () =>
+test('the explorer breaks the in-memory store, shows the shortest history, and replays it step by step in the walkthrough player', () =>
   suite.withLab({}, async (page) => {
     const chunks = [];
     page.on('request', (r) => EXPLORER_CHUNK.test(r.url()) && chunks.push(r.url()));
@@ -62,36 +66,65 @@ test('the explorer breaks the in-memory store, shows the shortest history, and r
     // The end says which promise broke.
     assert.match(await page.locator('.explorer-end .explorer-did').textContent(), /this breaks “Every operation is granted at most once”/);
 
-    // The replay: the sandbox starts from the settings, a step at a time.
+    // The replay, in the walkthrough's player: the settings first, then a
+    // step at a time, on the stage, told from what each step did.
+    const stepTexts = await steps.locator('.explorer-step').allTextContents();
     await page.getByTestId('explorer-replay').click();
-    await page.getByTestId('explorer-replay-at').waitFor();
-    assert.equal(await page.getByTestId('explorer-replay-at').textContent(), `0 of ${count + 1} done in the sandbox`);
-    assert.equal(await page.getByTestId('explorer-replay-said').textContent(), 'The sandbox holds the history’s settings; nothing is done yet.');
-    assert.equal(await rows(page).count(), 0, 'the replay starts from an empty sandbox');
-    for (let n = 1; n <= count + 1; n += 1) {
-      await page.getByTestId('explorer-next').click();
-      assert.equal(await page.getByTestId('explorer-replay-at').textContent(), `${n} of ${count + 1} done in the sandbox`);
-      if (n <= count) assert.equal(await steps.nth(n - 1).getAttribute('aria-current'), 'step');
+    const player = page.getByTestId('walkthrough');
+    await player.waitFor();
+    const counter = page.getByTestId('step-counter');
+    const narration = page.getByTestId('narration');
+    const next = page.getByRole('button', { name: 'Next step', exact: true });
+    assert.equal(await page.getByTestId('walk-guest').textContent(), 'The shortest history that breaks it: Every operation is granted at most once');
+    assert.equal(await counter.getAttribute('data-step'), '1');
+    assert.equal(await counter.getAttribute('data-steps'), String(count + 2));
+    assert.match(await narration.textContent(), /^The lab with the settings the search ran under; nothing has happened yet\. .*“Every operation is granted at most once”/);
+    assert.equal(await rows(page).count(), 0, 'the replay starts from a new lab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Next step', 'the keyboard is on the way forward');
+    assert.equal(new URL(page.url()).searchParams.get('scenario'), null, 'a found history is no place in the course');
+    const settled = () => page.locator('[data-testid="walkthrough"][data-animating="false"]').waitFor();
+    // The step that breaks the promise says so, and the stage marks it.
+    let broke = 0;
+    const breakMarked = async () => {
+      if (!(await narration.textContent()).includes('this breaks “Every operation is granted at most once”')) return;
+      broke += 1;
+      // In the player the promises panel stands beside the stage.
+      const mark = page.getByTestId('invariant-at-most-once');
+      assert.equal(await mark.getAttribute('data-marked'), 'true');
+      assert.equal(await mark.getAttribute('data-holds'), 'false');
+      assert.ok(await mark.isVisible(), 'the marked promise is on screen');
+    };
+    for (let n = 1; n <= count; n += 1) {
+      await next.click();
+      await page.locator(`[data-testid="step-counter"][data-step="${n + 1}"]`).waitFor();
+      await settled();
+      assert.ok((await narration.textContent()).startsWith(`${stepTexts[n - 1]}. Then `), `step ${n}: ${await narration.textContent()}`);
+      await breakMarked();
     }
+    await next.click();
+    await page.locator(`[data-testid="step-counter"][data-step="${count + 2}"]`).waitFor();
+    await settled();
     await page.locator('[data-testid="clock"][data-idle="true"]').waitFor();
+    assert.match(await narration.textContent(), /^Then the consumer is released and time runs until everything is done: /);
+    await breakMarked();
+    assert.equal(broke, 1, 'one step breaks the promise, and says so');
     assert.equal(await page.getByTestId('invariant-at-most-once').getAttribute('data-holds'), 'false');
-    assert.equal(await page.getByTestId('explorer-next').getAttribute('aria-disabled'), 'true');
-    assert.match(await page.getByTestId('explorer-replay-said').textContent(),
-      new RegExp(`^${count + 1} of ${count + 1} done in the sandbox\\. Then the consumer is released and time runs until everything is done\\. Then .*this breaks “Every operation is granted at most once”\\.$`));
-    // A step back: every step done, the end not yet run, so the promise holds.
-    await page.getByTestId('explorer-back').click();
+    assert.equal(await next.getAttribute('aria-disabled'), 'true');
+    // A true step back: every step done, the end not yet run, so the promise holds.
+    await page.getByRole('button', { name: 'Previous step', exact: true }).click();
     await page.locator('[data-testid="invariant-at-most-once"][data-holds="true"]').waitFor();
-    assert.equal(await page.getByTestId('explorer-replay-at').textContent(), `${count} of ${count + 1} done in the sandbox`);
-    assert.equal(await steps.nth(count - 1).getAttribute('aria-current'), 'step');
-    await page.getByTestId('explorer-next').click();
+    assert.equal(await counter.getAttribute('data-step'), String(count + 1));
+    await next.click();
     await page.locator('[data-testid="invariant-at-most-once"][data-holds="false"]').waitFor();
-    // Anything the person does in the sandbox ends the replay: its narration
-    // would be of another world.
-    await page.getByTestId('explorer-replay').click();
-    await page.getByTestId('explorer-next').click();
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByTestId('explorer-next').click();
-    await page.getByTestId('explorer-next').waitFor({ state: 'detached' });
+    // Back to the sandbox: the person's own (empty) lab, the keyboard on Replay.
+    await page.getByRole('button', { name: 'Back to the sandbox' }).click();
+    await player.waitFor({ state: 'detached' });
+    assert.equal(await rows(page).count(), 0, 'the sandbox is as it was');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'explorer-replay');
+    // The course's walkthrough opens where it was, not at the found history.
+    await page.getByRole('button', { name: 'Walkthrough' }).click();
+    await page.locator(`[data-testid="step-counter"][data-steps="${(await scripts()).scenarios[0].steps.length}"]`).waitFor();
+    assert.equal(await page.getByTestId('walk-guest').count(), 0);
   }));
 
 test('"Try it yourself" hands the history to the sandbox, and its link opens it elsewhere', () =>

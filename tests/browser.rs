@@ -1156,6 +1156,33 @@ async fn the_explorer_breaks_the_in_memory_store_and_hands_the_history_over() {
     let link = lab.find("[data-testid=explorer-link]").unwrap();
     assert!(link.get_attribute("href").unwrap().contains("#state="));
 
+    // Replayed in the walkthrough's player: the settings, each step, the end.
+    lab.find("[data-testid=explorer-replay]")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    until(|| lab.find("[data-testid=walk-guest]").is_some()).await;
+    let counter = || {
+        let c = lab.find("[data-testid=step-counter]").unwrap();
+        (
+            c.get_attribute("data-step").unwrap(),
+            c.get_attribute("data-steps").unwrap(),
+        )
+    };
+    let all = (steps.len() + 2).to_string();
+    assert_eq!(counter(), ("1".to_string(), all.clone()));
+    lab.click("Next step").await;
+    until(|| counter().0 == "2").await;
+    let narration = lab
+        .find("[data-testid=narration]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(narration.starts_with("Send 100 points to"), "{narration}");
+    lab.click("Back to the sandbox").await;
+    until(|| lab.find("[data-testid=walk-guest]").is_none()).await;
+    assert!(lab.find("[data-testid=walkthrough]").is_none());
+
     lab.find("[data-testid=explorer-try]")
         .unwrap()
         .unchecked_into::<HtmlElement>()

@@ -10,6 +10,7 @@ use idempotency_lab::lab::explore::{
 };
 use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, StoreKind};
 use idempotency_lab::sim::{Event, Happening, Origin};
+use idempotency_lab::walkthrough::{play_to, run_step, ContentError, Guest, GuestStep, GUEST_ID};
 use proptest::prelude::*;
 
 mod explorer_fixture;
@@ -745,4 +746,86 @@ fn the_generator_makes_every_kind_of_step() {
         "25 points {small} of {sends}"
     );
     assert!(part(bob) > 0.4 && part(bob) < 0.6, "bob {bob} of {sends}");
+}
+
+/// A found history as the walkthrough player's guest: the setup, a scenario
+/// step per history step, then the end. Played through, it is the very run
+/// that broke the promise, and the step that broke it marks the promise.
+#[test]
+fn a_found_history_plays_in_the_walkthrough_player_as_it_ran() {
+    let cases = [
+        (Settings::default(), 0),
+        (Settings::default().with(Setting::Processes(2)), 2),
+        (
+            Settings::default().with(Setting::Store(StoreKind::BalanceFirst)),
+            11,
+        ),
+    ];
+    for (settings, seed) in cases {
+        let mut search = Search::new(&settings, seed, 1_000, DEFAULT_MAX_STEPS);
+        let Verdict::Broken(found) = search.finish().clone() else {
+            panic!("seed {seed}: not broken");
+        };
+        let said = narrate(search.setup(), &found.steps);
+        let guest = Guest::found(search.setup(), &found.steps, said.clone(), found.promise)
+            .expect("a found history plays");
+        let n = found.steps.len();
+        assert_eq!(guest.script.id, GUEST_ID);
+        assert_eq!(guest.script.steps.len(), n + 2);
+        assert!(guest.script.challenge.is_empty());
+        assert_eq!(guest.step(0), Some(GuestStep::Setup));
+        for (i, step) in found.steps.iter().enumerate() {
+            assert_eq!(guest.step(i + 1), Some(GuestStep::Step(step, &said[i])));
+            assert_eq!(
+                guest.script.steps[i + 1].actions,
+                std::slice::from_ref(step)
+            );
+        }
+        assert_eq!(guest.step(n + 1), Some(GuestStep::End(&said[n])));
+        assert_eq!(guest.step(n + 2), None);
+        // Played to its end, step by step as the player does, it is the run
+        // the search judged.
+        let mut lab = idempotency_lab::lab::Lab::new();
+        for step in &guest.script.steps {
+            run_step(&mut lab, step).expect("the player plays every step");
+        }
+        assert_eq!(lab.history(), &search.replay(&found));
+        let (last, played) = play_to(&guest.script, usize::MAX).expect("plays");
+        assert_eq!(last, n + 1);
+        assert_eq!(played.history(), lab.history());
+        // The step that broke the promise points at it on the stage.
+        let broke = said
+            .iter()
+            .position(|s| s.contains(&Said::Broke(found.promise)))
+            .expect("a step broke it");
+        if let Promise::Kept(invariant) = found.promise {
+            assert_eq!(
+                guest.script.steps[broke + 1].marks,
+                [format!("holds:{}", invariant.code())]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_guest_that_does_not_fit_its_narration_or_the_lab_is_refused() {
+    let refused = Guest::found(&[], &[Action::Restart], vec![Vec::new()], Promise::OneEmail);
+    assert!(
+        matches!(refused, Err(ContentError::StepCount { .. })),
+        "{refused:?}"
+    );
+    // A retry with nothing sent: the lab refuses it, so the player could not
+    // play it, and it is never opened half-way.
+    let refused = Guest::found(
+        &[],
+        &[Action::RetrySame {
+            lose_acknowledgement: false,
+        }],
+        vec![Vec::new(), Vec::new()],
+        Promise::OneEmail,
+    );
+    assert!(
+        matches!(refused, Err(ContentError::Refused { step: 2, .. })),
+        "{refused:?}"
+    );
 }

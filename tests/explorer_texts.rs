@@ -166,8 +166,9 @@ fn the_explorer_says_each_value_in_its_place() {
         "A search tries 1 to 1,000,000 histories, not 0."
     );
     assert_eq!(
-        plain(t.explorer.replay_at(2, 5)),
-        "2 of 5 done in the sandbox"
+        plain(t.explorer.guest_setup("P")),
+        "The lab with the settings the search ran under; nothing has happened yet. Step through \
+         the shortest history that breaks “P” and watch where it breaks."
     );
     assert_eq!(
         plain(t.explorer.safety_running(3, 192, 3_000, 500)),
@@ -190,9 +191,9 @@ fn the_explorer_says_each_value_in_its_place() {
     assert_eq!(
         plain(
             t.explorer
-                .replay_said(2, 5, "Restart the process", "process 1 ends")
+                .guest_step("Restart the process", "process 1 ends")
         ),
-        "2 of 5 done in the sandbox. Restart the process. Then process 1 ends."
+        "Restart the process. Then process 1 ends."
     );
     assert_eq!(t.explorer.yes_no(true), "yes");
     assert_eq!(t.explorer.yes_no(false), "no");

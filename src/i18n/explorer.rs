@@ -14,8 +14,8 @@ words!(
     /// The explorer's messages that take no value.
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
-    try_it, link, link_hint, opened, end, replay, next, safety_title, safety_start,
-    safety_recommended, safety_open, close, back, replay_start, end_spoken,
+    try_it, link, link_hint, opened, end, replay, safety_title, safety_start,
+    safety_recommended, safety_open, close, guest_label,
 });
 
 pub struct ExplorerTexts {
@@ -110,11 +110,12 @@ impl ExplorerTexts {
         )
     }
 
-    /// Where a replay stands: steps done of all (the end counts as one).
-    pub fn replay_at(&self, done: usize, all: usize) -> String {
+    /// The walkthrough player's first step of a found history: the lab with
+    /// the search's settings, before anything is done.
+    pub fn guest_setup(&self, promise: &str) -> String {
         self.say(
-            "explorer.replay_at",
-            &[("n", count(done as u64)), ("all", count(all as u64))],
+            "explorer.guest_setup",
+            &[("promise", Arg::Text(promise.to_owned()))],
         )
     }
 
@@ -180,12 +181,12 @@ impl ExplorerTexts {
         self.say("explorer.safety_broken", &[("n", Arg::Grouped(history))])
     }
 
-    /// A replay's step, said as it is reached: where, what, and what it did.
-    pub fn replay_said(&self, done: usize, all: usize, what: &str, did: &str) -> String {
+    /// A found history's step in the walkthrough player: what it was, and
+    /// what it did.
+    pub fn guest_step(&self, what: &str, did: &str) -> String {
         self.say(
-            "explorer.replay_said",
+            "explorer.guest_step",
             &[
-                ("at", Arg::Text(self.replay_at(done, all))),
                 ("what", Arg::Text(what.to_owned())),
                 ("did", Arg::Text(did.to_owned())),
             ],

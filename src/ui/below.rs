@@ -51,7 +51,7 @@ part! {
             Below::Callers => view! { <CallersView ctl=ctl /> }.into_any(),
             Below::Queue => view! { <QueueView ctl=ctl /> }.into_any(),
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
-            Below::Explorer(shared) => view! { <ExplorerView ctl=ctl shared=shared /> }.into_any(),
+            Below::Explorer(shared) => view! { <ExplorerView ctl=ctl walk=walk shared=shared /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
             Below::Readings { reveal, account, started } => column_readings(walk, reveal, account, started)(),

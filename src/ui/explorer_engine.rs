@@ -9,7 +9,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::lab::explore::{
-    narrate, Cell, Combination, Found, Promise, Runner, SafetyTable, Said, Search, Verdict,
+    narrate, Cell, Combination, Found, Promise, SafetyTable, Said, Search, Verdict,
     DEFAULT_MAX_STEPS,
 };
 use crate::lab::{Action, Lab, Setting, Settings};
@@ -30,9 +30,6 @@ pub trait Engine {
     fn table(&self, base: Settings, seed: u64) -> Box<dyn Tabling>;
     /// The lab `steps` make after `setup`, run to their end.
     fn replay(&self, setup: &[Setting], steps: &[Action]) -> Lab;
-    /// A new lab told `setup`, after which `steps` are done (not run to
-    /// their end): where a replay stands after them.
-    fn prefix(&self, setup: &[Setting], steps: &[Action]) -> Lab;
     /// What each step did, then the end.
     fn narrate(&self, setup: &[Setting], steps: &[Action]) -> Vec<Vec<Said>>;
 }
@@ -85,14 +82,6 @@ impl Engine for Explorer {
 
     fn replay(&self, setup: &[Setting], steps: &[Action]) -> Lab {
         crate::lab::explore::run(setup, steps).lab
-    }
-
-    fn prefix(&self, setup: &[Setting], steps: &[Action]) -> Lab {
-        let mut runner = Runner::new(setup);
-        for step in steps {
-            runner.step(step);
-        }
-        runner.into_lab()
     }
 
     fn narrate(&self, setup: &[Setting], steps: &[Action]) -> Vec<Vec<Said>> {

@@ -1,8 +1,9 @@
 //! "Try to break it" (issue 29): the explorer's panel in the sandbox. A
 //! search runs from the lab's settings in slices (see `explorer_engine`),
 //! with its progress and a way to cancel; its result is the shortest history
-//! that breaks a promise, step by step with what each did, which the sandbox
-//! can replay a step at a time, take over, or a link can carry; or the number
+//! that breaks a promise, step by step with what each did, which the
+//! walkthrough's player replays a step at a time, the sandbox can take over,
+//! or a link can carry; or the number
 //! of histories that broke none. A history picked in the safety table is
 //! shown here too.
 
@@ -11,12 +12,14 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::lab::explore::{Promise, Verdict, DEFAULT_HISTORIES, DEFAULT_MAX_STEPS};
-use crate::lab::{parse_whole, to_link_token, Action, FieldError, Setting};
+use crate::lab::{parse_whole, to_link_token, FieldError};
 
-use super::controller::{Controller, Replacement, Speed};
+use super::controller::{Controller, Replacement};
 use super::explorer_engine::{in_slices, EngineSlot, ExplorerShared, Runs, Searching, Shown};
 use super::page_env;
 use super::safety_table_view::SafetyTableView;
+use super::walk::Walk;
+use crate::walkthrough::Guest;
 
 /// The most histories one search may be asked for.
 pub const MAX_HISTORIES: u64 = 1_000_000;
@@ -96,7 +99,7 @@ fn read_inputs(seed: &str, histories: &str) -> Result<(u64, u64), InputError> {
 }
 
 #[component]
-pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
+pub fn ExplorerView(ctl: Controller, walk: Walk, shared: ExplorerShared) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let ExplorerShared {
         engine,
@@ -319,132 +322,54 @@ pub fn ExplorerView(ctl: Controller, shared: ExplorerShared) -> impl IntoView {
                 </div>
             </Show>
             <p class="explorer-said" role="status" data-testid="explorer-said">{said}</p>
-            <FoundHistory ctl=ctl engine=engine shown=shown />
+            <FoundHistory ctl=ctl walk=walk engine=engine shown=shown />
             <SafetyTableView ctl=ctl shared=shared />
         </section>
     }
 }
 
 /// The history on show (found by the search, or picked in the table): its
-/// steps with what each did, a replay in the sandbox a step at a time, and
-/// the sandbox or a link taking it over.
+/// steps with what each did, a replay in the walkthrough's player (a guest
+/// scenario: a step at a time, forward and back, on the stage), and the
+/// sandbox or a link taking it over.
 #[component]
 fn FoundHistory(
     ctl: Controller,
+    walk: Walk,
     engine: EngineSlot,
     shown: RwSignal<Option<Shown>>,
 ) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
-    // The replay: how many of the steps the sandbox has done (one more than
-    // the steps once its end has run), and the sandbox's epoch it runs in:
-    // anything else put in the sandbox ends it.
-    let replay_at = RwSignal::new(None::<usize>);
-    let replay_epoch = StoredValue::new(0_u64);
+    let replay_button = NodeRef::<leptos::html::Button>::new();
+    // Back from the player, the keyboard is where it left.
+    let replaying = StoredValue::new(false);
     Effect::new(move |_| {
-        let epoch = ctl.epoch.get();
-        if replay_at.get_untracked().is_some() && epoch != replay_epoch.get_value() {
-            replay_at.set(None);
+        if !walk.open.get() && replaying.get_value() {
+            replaying.set_value(false);
+            if let Some(button) = replay_button.get_untracked() {
+                let _ = button.focus();
+            }
         }
     });
-    // A new history on show ends the last one's replay.
-    Effect::new(move |_| {
-        shown.track();
-        replay_at.set(None);
-    });
-    // How many things were done in the sandbox (time passing aside: the
-    // end's skip to idle adds waits) after the replay's last move: anything
-    // the person did since ends the replay (its narration would be of
-    // another world).
-    let replay_len = StoredValue::new(0_usize);
-    let history_len = move || {
-        ctl.lab.with_untracked(|lab| {
-            lab.history()
-                .actions
-                .iter()
-                .filter(|action| !matches!(action, Action::Wait { .. }))
-                .count()
-        })
-    };
-    let moved = move || {
-        replay_epoch.set_value(ctl.epoch.get_untracked());
-        replay_len.set_value(history_len());
-    };
-    let still_ours = move || {
-        let ours = history_len() == replay_len.get_value();
-        if !ours {
-            replay_at.set(None);
-        }
-        ours
-    };
-    let put = move |lab: crate::lab::Lab| {
-        ctl.load(lab, Replacement::Explorer);
-        moved();
-    };
     let replay = move || {
-        let Some(setup) = shown.with_untracked(|s| s.as_ref().map(|s| s.setup.clone())) else {
+        let Some(shown) = shown.get_untracked() else {
             return;
         };
-        leptos::task::spawn_local(async move {
-            let Some(engine) = engine.get().await else {
-                return;
-            };
-            // Only the history's own waits move the clock, as when it broke.
-            ctl.set_speed(Speed::Paused);
-            put(engine.prefix(&setup, &[]));
-            replay_at.set(Some(0));
-        });
-    };
-    let next = move || {
-        let (Some(done), Some(steps)) = (
-            replay_at.get_untracked(),
-            shown.with_untracked(|s| s.as_ref().map(|s| s.found.steps.clone())),
-        ) else {
-            return;
-        };
-        if !still_ours() {
-            return;
-        }
-        match steps.get(done) {
-            // The found history holds only steps the lab accepted.
-            Some(step) => {
-                if !ctl.dispatch(step.clone()) {
-                    replay_at.set(None);
-                    return;
-                }
+        match Guest::found(
+            &shown.setup,
+            &shown.found.steps,
+            shown.said.clone(),
+            shown.found.promise,
+        ) {
+            Ok(guest) => {
+                replaying.set_value(true);
+                walk.play_guest(guest);
             }
-            None if done == steps.len() => {
-                ctl.dispatch(Action::Set(Setting::Paused(false)));
-                ctl.skip_to_idle();
-            }
-            None => return,
+            // Not expected (the history is the lab's own run), but said.
+            Err(error) => walk.fail(error.to_string()),
         }
-        moved();
-        replay_at.set(Some(done + 1));
     };
-    // A step back: the sandbox as the steps before it left it.
-    let back = move || {
-        let (Some(done), Some((setup, steps))) = (
-            replay_at.get_untracked(),
-            shown.with_untracked(|s| s.as_ref().map(|s| (s.setup.clone(), s.found.steps.clone()))),
-        ) else {
-            return;
-        };
-        if done == 0 || !still_ours() {
-            return;
-        }
-        let before = (done - 1).min(steps.len());
-        leptos::task::spawn_local(async move {
-            let Some(engine) = engine.get().await else {
-                return;
-            };
-            // A skip to idle the end set off stops here too.
-            ctl.skipping.set(false);
-            ctl.set_speed(Speed::Paused);
-            ctl.show(engine.prefix(&setup, &steps[..before]));
-            moved();
-            replay_at.set(Some(done - 1));
-        });
-    };
+    let put = move |lab: crate::lab::Lab| ctl.load(lab, Replacement::Explorer);
     let try_it = move || {
         let Some((setup, steps)) =
             shown.with_untracked(|s| s.as_ref().map(|s| (s.setup.clone(), s.found.steps.clone())))
@@ -454,7 +379,6 @@ fn FoundHistory(
         leptos::task::spawn_local(async move {
             if let Some(engine) = engine.get().await {
                 put(engine.replay(&setup, &steps));
-                replay_at.set(None);
             }
         });
     };
@@ -477,7 +401,6 @@ fn FoundHistory(
 
     move || {
         let shown = shown.get()?;
-        let total = shown.found.steps.len();
         let steps = shown
             .found
             .steps
@@ -486,9 +409,8 @@ fn FoundHistory(
             .map(|(n, step)| {
                 let step = step.clone();
                 let did = shown.said.get(n).cloned().unwrap_or_default();
-                let current = move || replay_at.get() == Some(n + 1);
                 view! {
-                    <li class:current=current aria-current=move || current().then_some("step")>
+                    <li>
                         <span class="explorer-step">{move || texts().explorer_step(&step)}</span>
                         <span class="explorer-did">{move || texts().explorer_did(&did)}</span>
                     </li>
@@ -496,24 +418,6 @@ fn FoundHistory(
             })
             .collect_view();
         let end = shown.said.last().cloned().unwrap_or_default();
-        // What the replay's current step did, said aloud as it is reached.
-        let spoken = {
-            let (steps, said) = (shown.found.steps.clone(), shown.said.clone());
-            move || {
-                let t = texts();
-                let done = replay_at.get()?;
-                let Some(last) = done.checked_sub(1) else {
-                    return Some(t.explorer.replay_start.to_string());
-                };
-                let did = t.explorer_did(said.get(last)?);
-                let what = match steps.get(last) {
-                    Some(step) => t.explorer_step(step),
-                    None => t.explorer.end_spoken.to_string(),
-                };
-                Some(t.explorer.replay_said(done, total + 1, &what, &did))
-            }
-        };
-        let end_current = move || replay_at.get() == Some(total + 1);
         let promise = shown.found.promise;
         Some(view! {
             <div class="explorer-found" data-testid="explorer-found" data-promise=promise.code()>
@@ -523,33 +427,19 @@ fn FoundHistory(
                     {move || texts().promise(promise)}
                 </h3>
                 <ol class="explorer-history" data-testid="explorer-history">{steps}</ol>
-                <p class="explorer-end" class:current=end_current aria-current=move || end_current().then_some("step")>
+                <p class="explorer-end">
                     <span class="explorer-step">{move || texts().explorer.end}</span>
                     <span class="explorer-did">{move || texts().explorer_did(&end)}</span>
                 </p>
                 <div class="controls-row">
-                    <button data-testid="explorer-replay" on:click=move |_| replay()>
+                    <button
+                        class="primary"
+                        data-testid="explorer-replay"
+                        node_ref=replay_button
+                        on:click=move |_| replay()
+                    >
                         {move || texts().explorer.replay}
                     </button>
-                    <Show when=move || replay_at.get().is_some()>
-                        <button
-                            data-testid="explorer-back"
-                            aria-disabled=move || (replay_at.get() == Some(0)).to_string()
-                            on:click=move |_| back()
-                        >
-                            {move || texts().explorer.back}
-                        </button>
-                        <button
-                            data-testid="explorer-next"
-                            aria-disabled=move || (replay_at.get() > Some(total)).to_string()
-                            on:click=move |_| next()
-                        >
-                            {move || texts().explorer.next}
-                        </button>
-                        <span class="explorer-count" data-testid="explorer-replay-at">
-                            {move || texts().explorer.replay_at(replay_at.get().unwrap_or(0), total + 1)}
-                        </span>
-                    </Show>
                     <button data-testid="explorer-try" on:click=move |_| try_it()>
                         {move || texts().explorer.try_it}
                     </button>
@@ -567,7 +457,6 @@ fn FoundHistory(
                     })}
                     <span id="explorer-link-hint" class="visually-hidden">{move || texts().explorer.link_hint}</span>
                 </div>
-                <p class="visually-hidden" role="status" data-testid="explorer-replay-said">{spoken}</p>
             </div>
         })
     }

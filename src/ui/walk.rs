@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -15,7 +16,8 @@ use crate::i18n::Lang;
 use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
 use crate::walkthrough::{
-    answer, has_time, judge, mark, met, run_step, Content, Op, Panel, Progress, Tour,
+    has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Op, Panel, Progress,
+    Scenario,
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
@@ -53,6 +55,24 @@ pub struct Given {
     pub proof: Option<AttemptId>,
 }
 
+/// The scenario on show: a section of the course, or a guest (a history the
+/// explorer found), which the course's overview, progress and challenges
+/// never count.
+#[derive(Clone)]
+pub enum OnShow {
+    Section(Rc<Content>, usize),
+    Guest(Arc<Guest>),
+}
+
+impl OnShow {
+    pub fn script(&self) -> &Scenario {
+        match self {
+            OnShow::Section(content, index) => &content.scripts.scenarios[*index],
+            OnShow::Guest(guest) => &guest.script,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Walk {
     pub ctl: Controller,
@@ -60,7 +80,12 @@ pub struct Walk {
     pub reveal: RwSignal<Option<AttemptId>>,
     pub open: RwSignal<bool>,
     pub load: RwSignal<Option<Load>, LocalStorage>,
+    /// The course's section on show, or last on show while a guest is.
     pub scenario: RwSignal<usize>,
+    /// A guest scenario on show instead of a section.
+    pub guest: RwSignal<Option<Arc<Guest>>>,
+    /// The section's step a guest took the place of, for when it leaves.
+    course_step: StoredValue<usize>,
     pub step: RwSignal<usize>,
     pub given: RwSignal<Option<Given>>,
     pub presenter: RwSignal<bool>,
@@ -116,6 +141,8 @@ impl Walk {
             open: RwSignal::new(false),
             load: RwSignal::new_local(None),
             scenario: RwSignal::new(0),
+            guest: RwSignal::new(None),
+            course_step: StoredValue::new(0),
             step: RwSignal::new(0),
             given: RwSignal::new(None),
             presenter: RwSignal::new(false),
@@ -208,6 +235,29 @@ impl Walk {
             Some(Load::Ready(content)) => Some(content),
             _ => None,
         }
+    }
+
+    /// The scenario on show (tracked).
+    pub fn on_show(self) -> Option<OnShow> {
+        if let Some(guest) = self.guest.get() {
+            return Some(OnShow::Guest(guest));
+        }
+        let (content, index) = self.section()?;
+        Some(OnShow::Section(content, index))
+    }
+
+    fn on_show_untracked(self) -> Option<OnShow> {
+        untrack(move || self.on_show())
+    }
+
+    /// The course's section on show (tracked): none while a guest is.
+    pub fn section(self) -> Option<(Rc<Content>, usize)> {
+        if self.guest.with(Option::is_some) {
+            return None;
+        }
+        let content = self.content()?;
+        let index = self.scenario.get();
+        (index < content.scripts.scenarios.len()).then_some((content, index))
     }
 
     /// Makes the language's files ready, fetching what is not yet here, then
@@ -335,9 +385,33 @@ impl Walk {
         let Some(content) = self.content_untracked() else {
             return;
         };
+        if scenario >= content.scripts.scenarios.len() {
+            self.fail(format!("#{}", scenario + 1));
+            return;
+        }
+        if self.guest.with_untracked(Option::is_some) {
+            self.guest.set(None);
+        }
+        self.open_at(OnShow::Section(content, scenario), step);
+    }
+
+    /// Plays a guest scenario in the player from its first step; the
+    /// course's place is kept for afterwards.
+    pub fn play_guest(self, guest: Guest) {
+        self.playing.set(false);
+        if self.guest.with_untracked(Option::is_none) {
+            self.course_step.set_value(self.step.get_untracked());
+        }
+        let guest = Arc::new(guest);
+        self.guest.set(Some(guest.clone()));
+        self.open_at(OnShow::Guest(guest), 0);
+    }
+
+    /// Shows a step of the scenario on show, its lab rebuilt from the script.
+    fn open_at(self, on: OnShow, step: usize) {
         self.stop_animation();
-        let tour = match Tour::open(&content.scripts, scenario, step) {
-            Ok(tour) => tour,
+        let (step, lab) = match play_to(on.script(), step) {
+            Ok(played) => played,
             Err(error) => {
                 self.fail(error.to_string());
                 return;
@@ -362,59 +436,65 @@ impl Walk {
                 self.notice_aside.set_value(self.ctl.notice.get_untracked());
                 self.ctl.notice.set(None);
             }
-            let sandbox = self.ctl.show(tour.lab);
+            let sandbox = self.ctl.show(lab);
             self.sandbox.set_value(Some(sandbox));
             self.open.set(true);
         } else {
-            self.ctl.show(tour.lab);
+            self.ctl.show(lab);
         }
-        self.landed(scenario, tour.step);
+        self.landed(&on, step);
     }
 
-    fn landed(self, scenario: usize, step: usize) {
-        self.scenario.set(scenario);
+    fn landed(self, on: &OnShow, step: usize) {
+        if let OnShow::Section(_, scenario) = on {
+            self.scenario.set(*scenario);
+        }
         self.step.set(step);
         self.given.set(None);
         self.hint.set(false);
         self.answer_shown.set(false);
-        if let Some(content) = self.content_untracked() {
-            let id = &content.scripts.scenarios[scenario].id;
-            self.progress.update(|p| p.saw(id, step + 1));
-            page_env::remember_walk_in_url(Some((id, step + 1)));
-            host::tell(&LabEvent::Step {
-                scenario: id.clone(),
-                step: step + 1,
-            });
-            let script = &content.scripts.scenarios[scenario].steps[step];
-            // Autoplay stops at a question, so the class can answer it.
-            if script.question.is_some() {
-                self.playing.set(false);
+        match on {
+            OnShow::Section(..) => {
+                let id = &on.script().id;
+                self.progress.update(|p| p.saw(id, step + 1));
+                page_env::remember_walk_in_url(Some((id, step + 1)));
+                host::tell(&LabEvent::Step {
+                    scenario: id.clone(),
+                    step: step + 1,
+                });
             }
-            // Its proof, read from the lab as the step leaves it (while its
-            // time plays, from the end worked out ahead).
-            let parts = |lab: &Lab| {
-                script
-                    .marks
-                    .iter()
-                    .filter_map(|name| mark(name, lab.state()).ok())
-                    .collect::<Vec<_>>()
-            };
-            let marks = self
-                .target
-                .with_value(|t| t.as_ref().map(parts))
-                .unwrap_or_else(|| self.ctl.lab.with_untracked(parts));
-            self.ctl.marks.set(marks);
-            // Once drawn, the first mark among the panels is brought into view
-            // (the panels may still be arriving after a deep link).
-            spawn_local(async {
-                for _ in 0..20 {
-                    TimeoutFuture::new(50).await;
-                    if page_env::show_first_mark() {
-                        return;
-                    }
-                }
-            });
+            // A guest is no place in the course: the address names none.
+            OnShow::Guest(_) => page_env::remember_walk_in_url(None),
         }
+        let script = &on.script().steps[step];
+        // Autoplay stops at a question, so the class can answer it.
+        if script.question.is_some() {
+            self.playing.set(false);
+        }
+        // Its proof, read from the lab as the step leaves it (while its
+        // time plays, from the end worked out ahead).
+        let parts = |lab: &Lab| {
+            script
+                .marks
+                .iter()
+                .filter_map(|name| mark(name, lab.state()).ok())
+                .collect::<Vec<_>>()
+        };
+        let marks = self
+            .target
+            .with_value(|t| t.as_ref().map(parts))
+            .unwrap_or_else(|| self.ctl.lab.with_untracked(parts));
+        self.ctl.marks.set(marks);
+        // Once drawn, the first mark among the panels is brought into view
+        // (the panels may still be arriving after a deep link).
+        spawn_local(async {
+            for _ in 0..20 {
+                TimeoutFuture::new(50).await;
+                if page_env::show_first_mark() {
+                    return;
+                }
+            }
+        });
     }
 
     /// Whether `panel` is in view beside the stage: in the sandbox always; in
@@ -423,14 +503,9 @@ impl Walk {
         if !self.open.get() || self.everything.get() {
             return true;
         }
-        let (scenario, step) = (self.scenario.get(), self.step.get());
-        self.content().is_none_or(|c| {
-            c.scripts
-                .scenarios
-                .get(scenario)
-                .and_then(|s| s.steps.get(step))
-                .is_none_or(|s| s.shows(panel))
-        })
+        let step = self.step.get();
+        self.on_show()
+            .is_none_or(|on| on.script().steps.get(step).is_none_or(|s| s.shows(panel)))
     }
 
     pub(super) fn fail(self, message: String) {
@@ -441,23 +516,16 @@ impl Walk {
     }
 
     pub fn steps(self) -> usize {
-        self.content()
-            .and_then(|c| {
-                c.scripts
-                    .scenarios
-                    .get(self.scenario.get())
-                    .map(|s| s.steps.len())
-            })
-            .unwrap_or(0)
+        self.on_show().map_or(0, |on| on.script().steps.len())
     }
 
     /// Runs the next step on the lab on show. False at the last step.
     pub fn next(self) -> bool {
-        let Some(content) = self.content_untracked() else {
+        let Some(on) = self.on_show_untracked() else {
             return false;
         };
-        let (scenario, step) = (self.scenario.get_untracked(), self.step.get_untracked());
-        let Some(next) = content.scripts.scenarios[scenario].steps.get(step + 1) else {
+        let step = self.step.get_untracked();
+        let Some(next) = on.script().steps.get(step + 1) else {
             self.playing.set(false);
             return false;
         };
@@ -466,8 +534,8 @@ impl Walk {
         self.finish();
         if has_time(next) && !page_env::reduced_motion() {
             // Its end, worked out ahead: the narration states it while time plays.
-            let target = match Tour::open(&content.scripts, scenario, step + 1) {
-                Ok(tour) => tour.lab,
+            let target = match play_to(on.script(), step + 1) {
+                Ok((_, lab)) => lab,
                 Err(error) => {
                     self.fail(error.to_string());
                     return false;
@@ -475,7 +543,7 @@ impl Walk {
             };
             let end = target.state().now();
             self.target.set_value(Some(target));
-            self.landed(scenario, step + 1);
+            self.landed(&on, step + 1);
             self.animate(next, end);
             // Its proof is on the timeline once the step has played.
             self.proof.set_value(proof);
@@ -489,7 +557,7 @@ impl Walk {
                 self.fail(format!("{error:?}"));
                 return false;
             }
-            self.landed(scenario, step + 1);
+            self.landed(&on, step + 1);
             // The answer's proof is on the timeline now: bring its row into view.
             if proof.is_some() {
                 self.reveal.set(proof);
@@ -508,14 +576,16 @@ impl Walk {
 
     pub fn back(self) {
         let step = self.step.get_untracked();
-        if step > 0 {
-            self.go(self.scenario.get_untracked(), step - 1);
+        if let (Some(before), Some(on)) = (step.checked_sub(1), self.on_show_untracked()) {
+            self.open_at(on, before);
         }
     }
 
     pub fn restart(self) {
         self.playing.set(false);
-        self.go(self.scenario.get_untracked(), 0);
+        if let Some(on) = self.on_show_untracked() {
+            self.open_at(on, 0);
+        }
     }
 
     /// Renders `f` of the lab the narration speaks of: the step's end while
@@ -539,6 +609,11 @@ impl Walk {
             self.ctl.show(sandbox);
         }
         self.open.set(false);
+        if self.guest.with_untracked(Option::is_some) {
+            self.guest.set(None);
+            // "Walkthrough" opens the course where it was.
+            self.step.set(self.course_step.get_value());
+        }
         self.ctl.marks.set(Vec::new());
         self.ctl.speed.set(self.speed_before.get_value());
         if let Some(notice) = self.notice_aside.try_update_value(Option::take).flatten() {
@@ -609,36 +684,34 @@ impl Walk {
     }
 
     /// The step on show: its scenario's id and its number from 1.
+    /// None while a guest is on show: it is no place in the course.
     pub fn place(self) -> Option<(String, usize)> {
-        let content = self.content()?;
-        let id = content
-            .scripts
-            .scenarios
-            .get(self.scenario.get())?
-            .id
-            .clone();
+        let (content, index) = self.section()?;
+        let id = content.scripts.scenarios[index].id.clone();
         Some((id, self.step.get() + 1))
     }
 
     /// Judges an answer to the current step's question.
     pub fn give(self, given: String) {
-        let Some(content) = self.content_untracked() else {
+        let Some(on) = self.on_show_untracked() else {
             return;
         };
-        let (scenario, step) = (self.scenario.get_untracked(), self.step.get_untracked());
-        let Ok(Some((expected, proof))) = answer(&content.scripts, scenario, step) else {
+        let step = self.step.get_untracked();
+        let Ok(Some(revealed)) = reveal_in(on.script(), step) else {
             return;
         };
+        let (expected, proof) = (revealed.value, revealed.proof);
         let verdict = judge(&expected, &given);
-        let id = &content.scripts.scenarios[scenario].id;
-        if verdict == Ok(true) {
-            self.progress.update(|p| p.answered(id, step + 1));
-        }
-        if let Ok(correct) = verdict {
+        // Only the course's sections are kept in the progress and told.
+        if let (OnShow::Section(..), Ok(correct)) = (&on, &verdict) {
+            let id = &on.script().id;
+            if *correct {
+                self.progress.update(|p| p.answered(id, step + 1));
+            }
             host::tell(&LabEvent::Answered {
                 scenario: id.clone(),
                 step: step + 1,
-                correct,
+                correct: *correct,
             });
         }
         self.given.set(Some(Given {
@@ -698,7 +771,7 @@ impl Walk {
     /// From a section's end to the next section's first step (not in a
     /// lesson, which is one section).
     pub fn next_section(self) {
-        if self.lesson() {
+        if self.lesson() || self.guest.with_untracked(Option::is_some) {
             return;
         }
         self.playing.set(false);

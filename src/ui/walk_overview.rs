@@ -47,7 +47,7 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
             all.into_iter()
                 .enumerate()
                 .map(|(i, (id, title, standing))| {
-                    let here = move || walk.scenario.get() == i;
+                    let here = move || walk.guest.with(Option::is_none) && walk.scenario.get() == i;
                     view! {
                         <li data-testid="overview-section" data-scenario=id data-standing=standing.code()>
                             <button

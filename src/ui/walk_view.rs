@@ -4,11 +4,13 @@
 
 use leptos::prelude::*;
 
-use crate::walkthrough::{render, Answer, Progress, Standing, Value, MAX_PROGRESS_BYTES};
+use crate::walkthrough::{
+    play_to, render, reveal_in, Answer, GuestStep, Progress, Standing, Value, MAX_PROGRESS_BYTES,
+};
 
 use super::controller::{Notice, WalkNotice};
 use super::page_env;
-use super::walk::{Given, Load, Walk};
+use super::walk::{Given, Load, OnShow, Walk};
 use super::walk_keys::KeysHelp;
 use super::walk_overview::SectionsOverview;
 
@@ -30,15 +32,27 @@ pub fn walk_panel_later(walk: Walk) -> impl IntoView {
 fn WalkPanel(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
-    let body = move || match walk.load.get() {
-        None | Some(Load::Loading) => view! {
+    // A guest plays without the course's files (they fill the section list
+    // when they come); the body is built again only when this changes.
+    let phase = Memo::new(move |_| {
+        if walk.guest.with(Option::is_some) {
+            return Some(Ok(()));
+        }
+        match walk.load.get() {
+            None | Some(Load::Loading) => None,
+            Some(Load::Failed(message)) => Some(Err(message)),
+            Some(Load::Ready(_)) => Some(Ok(())),
+        }
+    });
+    let body = move || match phase.get() {
+        None => view! {
             <section class="panel walk walk-main" aria-labelledby="walk-title">
                 <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
                 <p class="walk-loading">{t().loading}</p>
             </section>
         }
         .into_any(),
-        Some(Load::Failed(message)) => view! {
+        Some(Err(message)) => view! {
             <section class="panel walk walk-main" aria-labelledby="walk-title">
                 <h2 id="walk-title" class="visually-hidden">{move || t().region}</h2>
                 <p class="walk-failed" role="alert">{t().load_failed} " " <bdi>{message}</bdi></p>
@@ -48,7 +62,7 @@ fn WalkPanel(walk: Walk) -> impl IntoView {
             </section>
         }
         .into_any(),
-        Some(Load::Ready(_)) => view! { <WalkBody walk=walk /> }.into_any(),
+        Some(Ok(())) => view! { <WalkBody walk=walk /> }.into_any(),
     };
     // Two parts: where the learner is, the narration and the step's buttons;
     // then the question and the rest. On a phone the stage stands between them.
@@ -74,7 +88,8 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     let step = move || walk.step.get() + 1;
     let at_end = move || step() >= steps();
     // At a section's end the way on is the next section (none after the last).
-    let next_section = move || at_end() && walk.scenario.get() + 1 < scenario_count();
+    let guest = move || walk.guest.with(Option::is_some);
+    let next_section = move || at_end() && !guest() && walk.scenario.get() + 1 < scenario_count();
     let next_button = NodeRef::<leptos::html::Button>::new();
     // A lesson (an embed of one scenario) shows that scenario's steps alone:
     // no other section, no sandbox; the full lab opens in a new tab.
@@ -99,15 +114,48 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         let token = ctl.lab.with(|lab| crate::lab::to_link_token(lab.history()));
         page_env::permalink(&token, lang())
     };
-    let narration = move || {
-        let content = content()?;
-        let (_, text) = content.scenario(walk.scenario.get())?;
-        let template = text.steps.get(walk.step.get())?.narration.clone();
-        let lang = lang();
-        Some(walk.with_narrated(|lab| {
-            render(&template, lab.state(), |n| lang.number(n)).unwrap_or_else(|e| format!("({e})"))
-        }))
+    let narration = move || match walk.on_show()? {
+        OnShow::Section(content, index) => {
+            let (_, text) = content.scenario(index)?;
+            let template = text.steps.get(walk.step.get())?.narration.clone();
+            let lang = lang();
+            Some(walk.with_narrated(|lab| {
+                render(&template, lab.state(), |n| lang.number(n))
+                    .unwrap_or_else(|e| format!("({e})"))
+            }))
+        }
+        // A found history is told from what each step did in the world.
+        OnShow::Guest(found) => {
+            let texts = lang().texts();
+            Some(match found.step(walk.step.get())? {
+                GuestStep::Setup => texts.explorer.guest_setup(texts.promise(found.promise)),
+                GuestStep::Step(action, did) => texts
+                    .explorer
+                    .guest_step(&texts.explorer_step(action), &texts.explorer_did(did)),
+                GuestStep::End(did) => {
+                    format!("{} {}", texts.explorer.end, texts.explorer_did(did))
+                }
+            })
+        }
     };
+    // The guest's name where the section's would be.
+    let guest_title = move || {
+        let found = walk.guest.get()?;
+        let texts = lang().texts();
+        Some(format!(
+            "{}: {}",
+            texts.explorer.history_title,
+            texts.promise(found.promise)
+        ))
+    };
+    // Played from the explorer, the player starts with the keyboard on its way forward.
+    Effect::new(move |_| {
+        if let Some(button) = next_button.get() {
+            if walk.guest.get_untracked().is_some() {
+                let _ = button.focus();
+            }
+        }
+    });
     let select_scenario = move |ev: leptos::ev::Event| {
         if let Ok(index) = event_target_value(&ev).parse::<usize>() {
             walk.playing.set(false);
@@ -133,13 +181,23 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         Standing::NotStarted | Standing::AtStep { .. } => String::new(),
                     };
                     view! {
-                        <option value=i.to_string() selected=move || walk.scenario.get() == i>
+                        <option value=i.to_string() selected=move || !guest() && walk.scenario.get() == i>
                             {format!("{}. {title}{mark}", lang().number(i + 1))}
                         </option>
                     }
                 })
                 .collect_view(),
         )
+    };
+    // A guest on show is the list's first entry, not a section to pick.
+    let guest_option = move || {
+        guest().then(|| {
+            view! {
+                <option value="" selected disabled>
+                    {move || lang().texts().explorer.guest_label}
+                </option>
+            }
+        })
     };
     let export = move |_| {
         let json = walk.progress.with_untracked(Progress::to_json);
@@ -187,14 +245,18 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         <div class="choice walk-section">
                             <label for="walk-scenario">{move || t().section}</label>
                             <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                                {guest_option}
                                 {options}
                             </select>
                         </div>
                     }
                     .into_any()
                 }}
+                {move || guest_title().map(|title| view! {
+                    <p class="walk-guest-title" data-testid="walk-guest">{title}</p>
+                })}
                 <p class="walk-where">
-                    <span class="walk-section-of">
+                    <span class="walk-section-of" hidden=guest>
                         {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
                     </span>
                     <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
@@ -367,8 +429,8 @@ fn CodeView(walk: Walk) -> impl IntoView {
     let t = move || walk.ctl.lang.get().walk();
     // Rebuilt only when the excerpt changes, and kept open from step to step.
     let id = Memo::new(move |_| {
-        let content = walk.content()?;
-        let script = content.scripts.scenarios.get(walk.scenario.get())?;
+        let (content, index) = walk.section()?;
+        let script = &content.scripts.scenarios[index];
         script.steps.get(walk.step.get())?.code.clone()
     });
     let open = RwSignal::new(false);
@@ -412,8 +474,7 @@ fn QuestionView(walk: Walk) -> impl IntoView {
     let lang = move || ctl.lang.get();
     let t = move || lang().walk();
     move || {
-        let content = walk.content()?;
-        let scenario = walk.scenario.get();
+        let (content, scenario) = walk.section()?;
         let step = walk.step.get();
         let (script, text) = content.scenario(scenario)?;
         let question = script.steps.get(step)?.question.clone()?;
@@ -497,14 +558,9 @@ fn QuestionView(walk: Walk) -> impl IntoView {
 /// The explanation of the current question's answer, read from the world as
 /// the next step leaves it, so it can state the answer's numbers.
 fn explained(walk: Walk, explain: StoredValue<String>) -> Option<String> {
-    let content = walk.content()?;
-    let revealed = crate::walkthrough::Tour::open(
-        &content.scripts,
-        walk.scenario.get_untracked(),
-        walk.step.get_untracked() + 1,
-    )
-    .ok()?;
-    Some(told(walk, explain, &revealed.lab))
+    let on = walk.on_show()?;
+    let (_, lab) = play_to(on.script(), walk.step.get_untracked() + 1).ok()?;
+    Some(told(walk, explain, &lab))
 }
 
 /// The explanation told from `lab`, in the page's language.
@@ -533,15 +589,11 @@ fn RevealedAnswer(
         {
             return None;
         }
-        let content = walk.content()?;
+        let on = walk.on_show()?;
         // One replay gives the answer and the world its explanation tells of.
-        let revealed = crate::walkthrough::reveal(
-            &content.scripts,
-            walk.scenario.get_untracked(),
-            walk.step.get_untracked(),
-        )
-        .ok()
-        .flatten()?;
+        let revealed = reveal_in(on.script(), walk.step.get_untracked())
+            .ok()
+            .flatten()?;
         let lang = ctl.lang.get();
         let said = told(walk, explain, &revealed.lab);
         let proof = revealed.proof;
@@ -612,8 +664,8 @@ fn ChallengeOffer(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
     let text = move || {
-        let content = walk.content()?;
-        let (_, text) = content.scenario(walk.scenario.get())?;
+        let (content, index) = walk.section()?;
+        let (_, text) = content.scenario(index)?;
         Some((text.challenge.clone(), text.hint.clone()))
     };
     move || {

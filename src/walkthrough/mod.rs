@@ -5,6 +5,7 @@
 //! same lab the sandbox uses, so nothing a scenario shows is faked.
 
 mod fact;
+mod guest;
 mod marks;
 mod narration;
 mod play;
@@ -13,9 +14,12 @@ mod script;
 mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
+pub use guest::{Guest, GuestStep, GUEST_ID};
 pub use marks::{mark, parse_mark};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
 pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, Standing, MAX_PROGRESS_BYTES};
 pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
-pub use tour::{answer, judge, met, reveal, run_step, Content, ContentError, Revealed, Tour};
+pub use tour::{
+    answer, judge, met, play_to, reveal, reveal_in, run_step, Content, ContentError, Revealed, Tour,
+};

@@ -357,6 +357,22 @@ pub fn run_step(lab: &mut Lab, step: &Step) -> Result<(), LabError> {
     Ok(())
 }
 
+/// The lab after steps `0..=step` of `script`, from a new lab, and the step
+/// reached (`step`, or the last one when there are fewer): any scenario, the
+/// course's or a guest's.
+pub fn play_to(script: &Scenario, step: usize) -> Result<(usize, Lab), ContentError> {
+    let step = step.min(script.steps.len().saturating_sub(1));
+    let mut lab = Lab::new();
+    for (n, s) in script.steps.iter().take(step + 1).enumerate() {
+        run_step(&mut lab, s).map_err(|error| ContentError::Refused {
+            scenario: script.id.clone(),
+            step: n + 1,
+            error,
+        })?;
+    }
+    Ok((step, lab))
+}
+
 /// Where a learner is: a scenario, a step in it (from 0), and the lab the script
 /// made up to and including that step.
 #[derive(Debug)]
@@ -370,19 +386,11 @@ impl Tour {
     /// The lab after steps `0..=step` of a scenario, from a new lab: how back,
     /// restart and a deep link reach a step.
     pub fn open(scripts: &Scripts, scenario: usize, step: usize) -> Result<Tour, ContentError> {
-        let scenario_script = scripts
+        let script = scripts
             .scenarios
             .get(scenario)
             .ok_or_else(|| ContentError::MissingScenario(format!("#{}", scenario + 1)))?;
-        let step = step.min(scenario_script.steps.len().saturating_sub(1));
-        let mut lab = Lab::new();
-        for (n, s) in scenario_script.steps.iter().take(step + 1).enumerate() {
-            run_step(&mut lab, s).map_err(|error| ContentError::Refused {
-                scenario: scenario_script.id.clone(),
-                step: n + 1,
-                error,
-            })?;
-        }
+        let (step, lab) = play_to(script, step)?;
         Ok(Tour {
             scenario,
             step,
@@ -449,27 +457,28 @@ pub fn reveal(
         .scenarios
         .get(scenario)
         .ok_or_else(|| ContentError::MissingScenario(format!("#{}", scenario + 1)))?;
+    reveal_in(script, step)
+}
+
+/// As [`reveal`], for any scenario.
+pub fn reveal_in(script: &Scenario, step: usize) -> Result<Option<Revealed>, ContentError> {
     let Some(question) = script.steps.get(step).and_then(|s| s.question.as_ref()) else {
         return Ok(None);
     };
-    let revealed = Tour::open(scripts, scenario, step + 1)?;
+    let (_, lab) = play_to(script, step + 1)?;
     let name = question.answer.fact();
     let fact_error = |error| ContentError::Fact {
         scenario: script.id.clone(),
         error,
     };
     let fact = Fact::parse(name).map_err(fact_error)?;
-    let state = revealed.lab.state();
+    let state = lab.state();
     let value = fact.read(state, name).map_err(fact_error)?;
     let proof = fact.row().and_then(|at| {
         let rows = state.timeline();
         at.index(rows.len()).map(|i| rows[i].attempt.id)
     });
-    Ok(Some(Revealed {
-        value,
-        proof,
-        lab: revealed.lab,
-    }))
+    Ok(Some(Revealed { value, proof, lab }))
 }
 
 /// Whether the lab meets every check of a challenge. A fact the world has no
