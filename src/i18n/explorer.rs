@@ -15,7 +15,7 @@ words!(
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
     try_it, link, link_hint, opened, end, replay, safety_title, safety_start,
-    safety_recommended, safety_open, close, guest_label,
+    safety_recommended, safety_open, close,
 });
 
 pub struct ExplorerTexts {

@@ -181,23 +181,13 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         Standing::NotStarted | Standing::AtStep { .. } => String::new(),
                     };
                     view! {
-                        <option value=i.to_string() selected=move || !guest() && walk.scenario.get() == i>
+                        <option value=i.to_string() selected=move || walk.scenario.get() == i>
                             {format!("{}. {title}{mark}", lang().number(i + 1))}
                         </option>
                     }
                 })
                 .collect_view(),
         )
-    };
-    // A guest on show is the list's first entry, not a section to pick.
-    let guest_option = move || {
-        guest().then(|| {
-            view! {
-                <option value="" selected disabled>
-                    {move || lang().texts().explorer.guest_label}
-                </option>
-            }
-        })
     };
     let export = move |_| {
         let json = walk.progress.with_untracked(Progress::to_json);
@@ -241,20 +231,25 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 {if lesson {
                     view! { <p class="walk-lesson-title" data-testid="lesson-title">{title}</p> }.into_any()
                 } else {
-                    view! {
-                        <div class="choice walk-section">
-                            <label for="walk-scenario">{move || t().section}</label>
-                            <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
-                                {guest_option}
-                                {options}
-                            </select>
-                        </div>
-                    }
+                    // A guest is named where the section list stands: it is
+                    // none of the course's sections.
+                    (move || match guest_title() {
+                        Some(title) => view! {
+                            <p class="walk-lesson-title" data-testid="walk-guest">{title}</p>
+                        }
+                        .into_any(),
+                        None => view! {
+                            <div class="choice walk-section">
+                                <label for="walk-scenario">{move || t().section}</label>
+                                <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                                    {options}
+                                </select>
+                            </div>
+                        }
+                        .into_any(),
+                    })
                     .into_any()
                 }}
-                {move || guest_title().map(|title| view! {
-                    <p class="walk-guest-title" data-testid="walk-guest">{title}</p>
-                })}
                 <p class="walk-where">
                     <span class="walk-section-of" hidden=guest>
                         {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
@@ -407,7 +402,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 {(!lesson && !page_env::is_embed()).then(|| view! { <super::embed_dialog::EmbedOpener ctl=ctl /> })}
                 {(!lesson).then(|| view! { <button on:click=move |_| walk.close()>{move || t().close}</button> })}
             </div>
+            // The course's sections and progress: a guest is none of them.
             {(!lesson).then(|| view! {
+                <Show when=move || !guest()>
                 <SectionsOverview walk=walk />
                 <div class="walk-progress" role="group" aria-label=move || t().progress>
                     <button on:click=export>{move || t().export_progress}</button>
@@ -416,6 +413,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         <input type="file" accept=".json,application/json" on:change=import data-testid="import-progress" />
                     </label>
                 </div>
+                </Show>
             })}
             <KeysHelp walk=walk />
     </div>
