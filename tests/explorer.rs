@@ -10,7 +10,9 @@ use idempotency_lab::lab::explore::{
 };
 use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, StoreKind};
 use idempotency_lab::sim::{Event, Happening, Origin};
-use idempotency_lab::walkthrough::{play_to, run_step, ContentError, Guest, GuestStep, GUEST_ID};
+use idempotency_lab::walkthrough::{
+    play_to, run_step, ContentError, Guest, GuestStep, Panel, GUEST_ID,
+};
 use proptest::prelude::*;
 
 mod explorer_fixture;
@@ -810,9 +812,13 @@ fn a_found_history_plays_in_the_walkthrough_player_as_it_ran() {
 #[test]
 fn a_guest_that_does_not_fit_its_narration_or_the_lab_is_refused() {
     let refused = Guest::found(&[], &[Action::Restart], vec![Vec::new()], Promise::OneEmail);
-    assert!(
-        matches!(refused, Err(ContentError::StepCount { .. })),
-        "{refused:?}"
+    assert_eq!(
+        refused,
+        Err(ContentError::StepCount {
+            scenario: GUEST_ID.to_string(),
+            script: 2,
+            text: 1,
+        })
     );
     // A retry with nothing sent: the lab refuses it, so the player could not
     // play it, and it is never opened half-way.
@@ -828,4 +834,43 @@ fn a_guest_that_does_not_fit_its_narration_or_the_lab_is_refused() {
         matches!(refused, Err(ContentError::Refused { step: 2, .. })),
         "{refused:?}"
     );
+}
+
+/// Each step of a guest shows the promises and the rows, and marks what it
+/// broke where the picture draws it: a promise of the panel, or the inbox.
+#[test]
+fn a_guest_marks_each_break_on_the_step_that_made_it() {
+    let send = Action::Send {
+        grant: GrantPoints::new("order-1", "alice", 100),
+        lose_acknowledgement: false,
+    };
+    let said = vec![
+        vec![Said::Broke(Promise::OneEmail)],
+        vec![
+            Said::Broke(Promise::Kept(Invariant::AtMostOnce)),
+            Said::Broke(Promise::OwnAccount),
+        ],
+        Vec::new(),
+    ];
+    let guest = Guest::found(
+        &[Setting::Processes(2)],
+        &[send, Action::Restart],
+        said,
+        Promise::OneEmail,
+    )
+    .expect("plays");
+    let marks: Vec<&[String]> = guest.script.steps.iter().map(|s| &s.marks[..]).collect();
+    let expected: [&[&str]; 4] = [&[], &["emails"], &["holds:at-most-once"], &[]];
+    assert_eq!(marks, expected);
+    for step in &guest.script.steps {
+        assert_eq!(step.shows, Some(vec![Panel::Promises, Panel::Timeline]));
+        assert!(step.question.is_none() && step.code.is_none());
+    }
+    assert_eq!(
+        guest.script.steps[0].actions,
+        [Action::Set(Setting::Processes(2))]
+    );
+    let end = guest.script.steps.last().unwrap();
+    assert_eq!(end.actions, [Action::Set(Setting::Paused(false))]);
+    assert!(end.idle);
 }

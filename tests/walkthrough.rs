@@ -6,7 +6,7 @@ use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{to_json, Action, FieldError, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
-    advance, answer, has_time, judge, met, ops, render, reveal, run_step, Answer, Content,
+    advance, answer, handout, has_time, judge, met, ops, render, reveal, run_step, Answer, Content,
     ContentError, Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
 };
 use idempotency_lab::GrantPoints;
@@ -889,4 +889,77 @@ fn a_refused_slice_stops_the_step_and_says_why() {
     assert!(advance(&mut lab, &mut left, 100, 1_000).is_err());
     assert!(left.is_empty(), "nothing more is played");
     assert_eq!(lab.state().now(), 0);
+}
+
+/// The handout says on paper what the player says on screen: each step's
+/// narration from the world at that step, each question's answer and its
+/// explanation from the world after the next step.
+#[test]
+fn a_handout_prints_what_the_player_shows_and_the_answers_it_reveals() {
+    for lang in [Lang::En, Lang::Fa] {
+        let content = content(lang);
+        for (index, script) in content.scripts.scenarios.iter().enumerate() {
+            let paper = handout(&content, index, number(lang)).expect("every scenario prints");
+            let text = &content.text.scenarios[&script.id];
+            assert_eq!(paper.id, script.id);
+            assert_eq!(paper.title, text.title);
+            assert_eq!(paper.challenge, text.challenge);
+            assert_eq!(paper.steps.len(), script.steps.len());
+            for (n, printed) in paper.steps.iter().enumerate() {
+                let tour = Tour::open(&content.scripts, index, n).unwrap();
+                let said =
+                    render(&text.steps[n].narration, tour.lab.state(), number(lang)).unwrap();
+                assert_eq!(printed.narration, said, "{} step {}", script.id, n + 1);
+                let revealing = n > 0 && script.steps[n - 1].question.is_some();
+                assert_eq!(printed.reveals, revealing);
+                let asked = script.steps[n].question.as_ref();
+                assert_eq!(printed.question.is_some(), asked.is_some());
+                let (Some(question), Some(asked)) = (&printed.question, asked) else {
+                    continue;
+                };
+                let words = &text.steps[n];
+                assert_eq!(Some(&question.text), words.question.as_ref());
+                let revealed = reveal(&content.scripts, index, n).unwrap().unwrap();
+                let expected = match (&revealed.value, &asked.answer) {
+                    (Value::Number(v), Answer::Number { .. }) => lang.number(*v),
+                    (Value::Code(code), Answer::Choice { choices, .. }) => {
+                        let labels: Vec<&String> =
+                            choices.iter().map(|c| &words.choices[c]).collect();
+                        assert_eq!(question.choices.iter().collect::<Vec<_>>(), labels);
+                        words.choices[code].clone()
+                    }
+                    other => panic!("{other:?}"),
+                };
+                assert_eq!(question.answer, expected, "{} step {}", script.id, n + 1);
+                let explain = words.explain.as_deref().unwrap();
+                assert_eq!(
+                    question.explain,
+                    render(explain, revealed.lab.state(), number(lang)).unwrap()
+                );
+            }
+        }
+    }
+    // One by hand: s4 asks for Alice's balance after a fresh-key retry (in
+    // Persian digits in Persian), then what a changed payload gets.
+    let s4 = handout(&content(Lang::Fa), 3, number(Lang::Fa)).unwrap();
+    let questions: Vec<_> = s4
+        .steps
+        .iter()
+        .filter_map(|s| s.question.as_ref())
+        .collect();
+    assert_eq!(questions.len(), 2);
+    assert_eq!(questions[0].answer, "۲۰۰");
+    assert!(questions[0].choices.is_empty());
+    assert_eq!(questions[1].choices.len(), 3);
+    assert_eq!(questions[1].answer, "رد می‌شود؛ چیزی تغییر نمی‌کند");
+}
+
+#[test]
+fn a_handout_of_a_scenario_the_course_lacks_is_refused() {
+    let content = content(Lang::En);
+    let missing = content.scripts.scenarios.len();
+    assert!(matches!(
+        handout(&content, missing, number(Lang::En)),
+        Err(ContentError::MissingScenario(_))
+    ));
 }

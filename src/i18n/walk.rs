@@ -17,7 +17,9 @@ words!(
     right, wrong, proof, code, deciding, challenge, hint, start_challenge, show_me,
     challenge_pending, challenge_open, leave_challenge, loading, load_failed, done, progress,
     export_progress, import_progress, progress_imported, forked, challenge_started, panels,
-    overview, not_started, challenge_left, back_to_lesson, continue_full,
+    overview, not_started, challenge_left, back_to_lesson, continue_full, print_handout,
+    print_teacher, handout_student, handout_teacher, handout_answer_space, handout_observe,
+    handout_challenge, handout_key, handout_name,
 });
 
 /// How many single-key shortcuts the walkthrough lists.
@@ -66,6 +68,17 @@ impl WalkTexts {
             ("walk.shortcut.8", "walk.shortcut.8.does"),
         ];
         KEYS.map(|(key, does)| (self.catalog.word(key), self.catalog.word(does)))
+    }
+
+    /// A handout's step heading.
+    pub fn handout_step(&self, n: usize) -> String {
+        self.catalog.say("walk.handout_step", &[("n", count(n))])
+    }
+
+    /// A handout's question heading (numbered through the scenario).
+    pub fn handout_question(&self, n: usize) -> String {
+        self.catalog
+            .say("walk.handout_question", &[("n", count(n))])
     }
 
     pub fn section_of(&self, k: usize, n: usize) -> String {

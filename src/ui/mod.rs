@@ -12,6 +12,7 @@ mod drawers;
 mod embed_dialog;
 mod explorer_engine;
 mod explorer_view;
+mod handout_view;
 mod host;
 mod invariant_view;
 mod page_env;
@@ -413,6 +414,8 @@ pub fn App(
             </div>
         })}
         {notice}
+        // Shown only when printed (see `style/main.css`).
+        <handout_view::HandoutSheet walk=walk />
     }
 }
 

@@ -546,6 +546,15 @@ pub fn mark_presenter(on: bool) {
     mark_root("presenter", on);
 }
 
+/// Prints the handout alone: the print styles show only it while `<html>`
+/// says so (the browser's own Print still prints the page).
+pub fn print_handout() {
+    mark_root("printing-handout", true);
+    // Returns once the print dialog is done with.
+    let _ = window().print();
+    mark_root("printing-handout", false);
+}
+
 /// Sets or clears a class of `<html>`, which the styles lay the page out by.
 fn mark_root(class: &str, on: bool) {
     if let Some(root) = document().document_element() {

@@ -16,8 +16,8 @@ use crate::i18n::Lang;
 use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
 use crate::walkthrough::{
-    has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Op, Panel, Progress,
-    Scenario,
+    handout, has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Handout, Op,
+    Panel, Progress, Scenario,
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
@@ -73,6 +73,16 @@ impl OnShow {
     }
 }
 
+/// A handout ready to print: whose copy, in which language, and which
+/// section of how many.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Printed {
+    pub handout: Handout,
+    pub teacher: bool,
+    pub lang: Lang,
+    pub section: (usize, usize),
+}
+
 #[derive(Clone, Copy)]
 pub struct Walk {
     pub ctl: Controller,
@@ -86,6 +96,8 @@ pub struct Walk {
     pub guest: RwSignal<Option<Arc<Guest>>>,
     /// The section's step a guest took the place of, for when it leaves.
     course_step: StoredValue<usize>,
+    /// The handout being printed.
+    pub handout: RwSignal<Option<Printed>>,
     pub step: RwSignal<usize>,
     pub given: RwSignal<Option<Given>>,
     pub presenter: RwSignal<bool>,
@@ -143,6 +155,7 @@ impl Walk {
             scenario: RwSignal::new(0),
             guest: RwSignal::new(None),
             course_step: StoredValue::new(0),
+            handout: RwSignal::new(None),
             step: RwSignal::new(0),
             given: RwSignal::new(None),
             presenter: RwSignal::new(false),
@@ -689,6 +702,32 @@ impl Walk {
         let (content, index) = self.section()?;
         let id = content.scripts.scenarios[index].id.clone();
         Some((id, self.step.get() + 1))
+    }
+
+    /// Prints the handout of the section on show, in the page's language: the
+    /// student's copy, or the teacher's (every narration, and the answer key
+    /// on its own page).
+    pub fn print(self, teacher: bool) {
+        let Some((content, index)) = untrack(move || self.section()) else {
+            return;
+        };
+        let lang = self.ctl.lang.get_untracked();
+        match handout(&content, index, |n| lang.number(n)) {
+            Ok(paper) => {
+                self.handout.set(Some(Printed {
+                    handout: paper,
+                    teacher,
+                    lang,
+                    section: (index + 1, content.scripts.scenarios.len()),
+                }));
+                // Once the handout is drawn.
+                spawn_local(async {
+                    TimeoutFuture::new(0).await;
+                    page_env::print_handout();
+                });
+            }
+            Err(error) => self.fail(error.to_string()),
+        }
     }
 
     /// Judges an answer to the current step's question.

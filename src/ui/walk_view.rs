@@ -399,6 +399,15 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     />
                     <span class="switch-label">{move || t().everything}</span>
                 </label>
+                // Paper for the room: a section's handout, and the teacher's copy with its answer key.
+                {move || (!lesson && !guest()).then(|| view! {
+                    <button data-testid="print-handout" on:click=move |_| walk.print(false)>
+                        {move || t().print_handout}
+                    </button>
+                    <button data-testid="print-teacher" on:click=move |_| walk.print(true)>
+                        {move || t().print_teacher}
+                    </button>
+                })}
                 {(!lesson && !page_env::is_embed()).then(|| view! { <super::embed_dialog::EmbedOpener ctl=ctl /> })}
                 {(!lesson).then(|| view! { <button on:click=move |_| walk.close()>{move || t().close}</button> })}
             </div>

@@ -6,6 +6,7 @@
 
 mod fact;
 mod guest;
+mod handout;
 mod marks;
 mod narration;
 mod play;
@@ -15,6 +16,7 @@ mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
 pub use guest::{Guest, GuestStep, GUEST_ID};
+pub use handout::{handout, Handout, HandoutQuestion, HandoutStep};
 pub use marks::{mark, parse_mark};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
 pub use play::{advance, has_time, ops, Op};

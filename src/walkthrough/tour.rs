@@ -3,7 +3,7 @@
 
 use super::fact::{Fact, FactError, Value};
 use super::marks::parse_mark;
-use super::narration::{LanguageFile, ScenarioText};
+use super::narration::{LanguageFile, ScenarioText, TemplateError};
 use super::script::{Answer, Check, Compare, Scenario, Scripts, Step, Than};
 use crate::lab::{parse_whole, FieldError, Lab, LabError, LabState};
 use crate::sim::AttemptId;
@@ -85,6 +85,12 @@ pub enum ContentError {
         step: usize,
         error: LabError,
     },
+    /// A piece of narration could not be filled in from the world.
+    Template {
+        scenario: String,
+        step: usize,
+        error: TemplateError,
+    },
 }
 
 impl std::fmt::Display for ContentError {
@@ -143,6 +149,11 @@ impl std::fmt::Display for ContentError {
                 f,
                 "{scenario} step {step}: the lab refused an action ({error:?})"
             ),
+            ContentError::Template {
+                scenario,
+                step,
+                error,
+            } => write!(f, "{scenario} step {step}: {error}"),
         }
     }
 }
