@@ -68,6 +68,9 @@ test('the built page declares a strict CSP in a meta tag, before any script or s
   assert.deepEqual(policy['form-action'], ["'none'"]);
   assert.deepEqual(policy['style-src'], ["'self'"]);
   assert.deepEqual(policy['connect-src'], ["'self'"]);
+  // The compiling worker and the offline copy's service worker; the web app manifest.
+  assert.deepEqual(policy['worker-src'], ["'self'"]);
+  assert.deepEqual(policy['manifest-src'], ["'self'"]);
   assert.deepEqual(policy['img-src'], ["'self'", 'data:'], 'the favicon is a data: URI');
   assert.equal(policy['frame-ancestors'], undefined, 'framing stays allowed (and a meta cannot set it)');
 

@@ -76,7 +76,7 @@ export async function serveSites(sites, { compress = false } = {}) {
 }
 
 export async function launchBrowser() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -88,6 +88,15 @@ export async function launchBrowser() {
       '--disable-sync',
     ],
   });
+  // The lab keeps an offline copy through a service worker once it is ready; a
+  // worker answers requests before `page.route` sees them, so every context
+  // blocks it unless a test asks for it (`serviceWorkers: 'allow'`, the
+  // offline tests).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = (options = {}) => newPage({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**

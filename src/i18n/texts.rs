@@ -32,7 +32,7 @@ words!(
     chart_title, chart_current, chart_receipt, chart_unseen, chart_empty, store, balances,
     receipts, no_balances, no_receipts, receipt_balance, receipts_table, balance_read,
     balance_read_note, balance_read_refused, fix_fields, dismiss, bring_back, reset_done,
-    boot_failed, link_opened, brought_back, clock_stopped, stopped_with_work, other_tab, step, step_hint,
+    boot_failed, link_opened, brought_back, clock_stopped, stopped_with_work, other_tab, update_ready, update_now, step, step_hint,
     language, share, copy_link, link_hint, link_copying, link_copied, link_not_copied_framed, link_not_copied, export,
     import, link_failed, import_failed, saved_failed, not_kept, open_full, popup_blocked, part_failed, try_again, sessions_unread,
     embed_open, embed_title, embed_intro, embed_shows, embed_sandbox, embed_state, embed_lesson,

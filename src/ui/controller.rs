@@ -116,6 +116,9 @@ pub enum Notice {
     BroughtBack,
     /// Another tab saved its session under this lab's key.
     OtherTab,
+    /// A newer build of the lab is kept for offline use and waits for the
+    /// person to take it (never swapped in mid-lesson).
+    UpdateReady,
     /// A stress run was asked for while the last one still runs: nothing started.
     StressRunning(crate::lab::StressProgress),
     /// Undo or redo landed on a moment with work still due, and the clock was
@@ -176,6 +179,7 @@ impl Notice {
                 | Notice::Replaced(_)
                 | Notice::BroughtBack
                 | Notice::OtherTab
+                | Notice::UpdateReady
                 | Notice::ClockStopped
                 | Notice::Walk(WalkNotice::ProgressImported)
         )

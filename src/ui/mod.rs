@@ -39,6 +39,7 @@ mod walk_play;
 mod walk_view;
 mod world_view;
 
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -75,6 +76,8 @@ const DEFAULT_ACCOUNT: &str = "account-7";
 /// together), so a panel arriving never pushes one already drawn (see `App`'s
 /// `restore`).
 const PANELS: u8 = 10;
+/// How long after the lab is ready its offline copy starts to fill.
+const OFFLINE_AFTER_MS: u32 = 1_500;
 
 /// Mounts the lab on the page's body, in place of index.html's first paint.
 pub fn start() {
@@ -186,7 +189,19 @@ pub fn App(
                     page_env::mark_ready();
                     host::tell_ready();
                     arrivals.mark_ready();
+                    // The offline copy fills once the lab is ready and idle.
+                    if !embed {
+                        spawn_local(async {
+                            TimeoutFuture::new(OFFLINE_AFTER_MS).await;
+                            page_env::keep_offline_copy();
+                        });
+                    }
                 });
+                // A newer build kept for offline use waits for the person.
+                let listener = window_event_listener_untyped(page_env::UPDATE_READY, move |_| {
+                    ctl.notice.set(Some(Notice::UpdateReady));
+                });
+                on_cleanup(move || listener.remove());
             });
         });
     }
@@ -243,6 +258,7 @@ pub fn App(
                 Notice::Replaced(Replacement::Explorer) => t.explorer.opened.to_string(),
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
+                Notice::UpdateReady => t.update_ready.to_string(),
                 Notice::ClockStopped => t.clock_stopped.to_string(),
                 Notice::StressRunning(p) => t.stress_refused(p.answered, p.total),
                 Notice::Walk(notice) => walk_notice(ctl.lang.get(), notice),
@@ -253,6 +269,7 @@ pub fn App(
             };
             let error = notice.is_error();
             let replaced = matches!(notice, Notice::Replaced(_)) && ctl.can_bring_back();
+            let update = matches!(notice, Notice::UpdateReady);
             // Floats over the page's foot: a message never moves a control, so a
             // second click lands where the first one did; on a phone it is seen
             // wherever the page is scrolled.
@@ -265,6 +282,11 @@ pub fn App(
                 >
                     <p>{text}</p>
                     <div class="notice-actions">
+                        {update.then(|| view! {
+                            <button data-testid="take-update" on:click=move |_| page_env::take_update()>
+                                {t.update_now}
+                            </button>
+                        })}
                         {replaced
                             .then(|| {
                                 view! {

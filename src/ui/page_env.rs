@@ -546,6 +546,43 @@ pub fn mark_presenter(on: bool) {
     mark_root("presenter", on);
 }
 
+/// What `offline.js` says on `window` when a newer build is kept and waits.
+pub const UPDATE_READY: &str = "idempotency-lab:update-ready";
+/// What the page says on `window` for `offline.js` to let the newer build in.
+const TAKE_UPDATE: &str = "idempotency-lab:take-update";
+
+/// Starts the offline copy (`offline.js` registers `sw.js`), in a release
+/// build only: the one whose index.html lists it in `<meta name="offline-copy">`.
+pub fn keep_offline_copy() {
+    let document = document();
+    let listed = document
+        .query_selector("meta[name=\"offline-copy\"]")
+        .ok()
+        .flatten()
+        .is_some();
+    if !listed
+        || document
+            .query_selector("script[src=\"offline.js\"]")
+            .ok()
+            .flatten()
+            .is_some()
+    {
+        return;
+    }
+    let (Ok(script), Some(head)) = (document.create_element("script"), document.head()) else {
+        return;
+    };
+    let _ = script.set_attribute("src", "offline.js");
+    let _ = head.append_child(&script);
+}
+
+/// Lets the newer build in: the page reloads on it (`offline.js`).
+pub fn take_update() {
+    if let Ok(event) = web_sys::Event::new(TAKE_UPDATE) {
+        let _ = window().dispatch_event(&event);
+    }
+}
+
 /// Prints the handout alone: the print styles show only it while `<html>`
 /// says so (the browser's own Print still prints the page).
 pub fn print_handout() {
