@@ -963,3 +963,36 @@ fn a_handout_of_a_scenario_the_course_lacks_is_refused() {
         Err(ContentError::MissingScenario(_))
     ));
 }
+
+/// A handout that cannot be told whole is refused, naming the step.
+#[test]
+fn a_handout_names_the_step_it_cannot_print() {
+    let broken = |edit: &dyn Fn(&mut Content)| {
+        let mut content = content(Lang::En);
+        edit(&mut content);
+        handout(&content, 3, number(Lang::En)).unwrap_err()
+    };
+    let narration = broken(&|c| {
+        c.text.scenarios.get_mut("s4").unwrap().steps[1].narration = "{nope}".to_string();
+    });
+    assert!(
+        matches!(&narration, ContentError::Template { scenario, step: 2, .. } if scenario == "s4"),
+        "{narration:?}"
+    );
+    let explain = broken(&|c| {
+        c.text.scenarios.get_mut("s4").unwrap().steps[0].explain = Some("{nope}".to_string());
+    });
+    assert!(
+        matches!(explain, ContentError::Template { step: 1, .. }),
+        "{explain:?}"
+    );
+    let refused = broken(&|c| {
+        c.scripts.scenarios[3].steps[1]
+            .actions
+            .insert(0, Action::Wait { ms: 0 });
+    });
+    assert!(
+        matches!(refused, ContentError::Refused { step: 2, .. }),
+        "{refused:?}"
+    );
+}
