@@ -6,7 +6,7 @@
 use idempotency_lab::core::{EmailVia, GrantPoints, InFlightPolicy};
 use idempotency_lab::lab::explore::{
     fragment, history, narrate, rng_for, run, shrink, simpler, Cell, Combination, Found, Promise,
-    SafetyTable, Said, Search, Verdict, Watch, DEFAULT_MAX_STEPS, SHRINK_RUNS,
+    SafetyTable, Said, Search, Shrinker, Verdict, Watch, ACCOUNTS, DEFAULT_MAX_STEPS, SHRINK_RUNS,
 };
 use idempotency_lab::lab::{Acknowledge, Action, Invariant, Setting, Settings, StoreKind};
 use idempotency_lab::sim::{Event, Happening, Origin};
@@ -873,4 +873,68 @@ fn a_guest_marks_each_break_on_the_step_that_made_it() {
     let end = guest.script.steps.last().unwrap();
     assert_eq!(end.actions, [Action::Set(Setting::Paused(false))]);
     assert!(end.idle);
+}
+
+/// Two sends under one key stay under one key as they shrink: the rename
+/// moves every use of a key to the first key at once (a step alone could not
+/// change it without making two operations of one), and the accounts to the
+/// first account. And the shrink gets there in a bounded number of runs.
+#[test]
+fn shrinking_renames_a_shared_key_whole_and_stops_soon() {
+    // It takes 32 today: a shrink that wanders is a regression.
+    const RUNS_AT_MOST: usize = 48;
+    let setup = Settings::default().changes();
+    let send = |key: &str| Action::Send {
+        grant: GrantPoints::new(key, ACCOUNTS[1], 250),
+        lose_acknowledgement: true,
+    };
+    let steps = vec![
+        Action::CheckBalance {
+            account_id: ACCOUNTS[1].to_string(),
+        },
+        send("order-7"),
+        Action::Wait { ms: 2_345 },
+        Action::Restart,
+        Action::Wait { ms: 1_234 },
+        send("order-7"),
+        Action::Wait { ms: 3_000 },
+    ];
+    let promise = Promise::Kept(Invariant::AtMostOnce);
+    assert!(run(&setup, &steps).broken.contains(promise));
+    let mut shrinker = Shrinker::new(&setup, &steps, promise, SHRINK_RUNS);
+    let mut runs = 0;
+    while !shrinker.step() {
+        runs += 1;
+        assert!(runs <= RUNS_AT_MOST, "still shrinking after {runs} runs");
+    }
+    let best = shrinker.best();
+    assert!(run(&setup, best).broken.contains(promise), "{best:?}");
+    let sends: Vec<&GrantPoints> = best
+        .iter()
+        .filter_map(|s| match s {
+            Action::Send { grant, .. } => Some(grant),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sends.len(), 2, "{best:?}");
+    for grant in sends {
+        assert_eq!(grant.key, "order-1", "{best:?}");
+        assert_eq!(grant.account_id, ACCOUNTS[0], "{best:?}");
+        assert_eq!(grant.points, 100, "{best:?}");
+    }
+    let first = Action::Send {
+        grant: GrantPoints::new("order-1", ACCOUNTS[0], 100),
+        lose_acknowledgement: false,
+    };
+    // The least that breaks it: a grant, its work done, the memory gone, the
+    // same request again.
+    assert_eq!(
+        best,
+        [
+            first.clone(),
+            Action::Wait { ms: 100 },
+            Action::Restart,
+            first
+        ]
+    );
 }
