@@ -25,7 +25,7 @@ pub const LANGUAGES: [LanguageInfo; 2] = [
 ];
 
 /// A language of [`LANGUAGES`], by its place in that list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Lang(u8);
 
 #[allow(non_upper_case_globals)]

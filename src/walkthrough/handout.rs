@@ -4,8 +4,9 @@
 //! reveals it. Plain data, so the page prints it and tests read it.
 
 use super::fact::Value;
+use super::narration::ScenarioText;
 use super::narration::{render, TemplateError};
-use super::script::Answer;
+use super::script::{Answer, Scenario};
 use super::tour::{reveal_in, run_step, Content, ContentError};
 use crate::lab::Lab;
 
@@ -50,6 +51,17 @@ pub fn handout(
     let (script, text) = content
         .scenario(index)
         .ok_or_else(|| ContentError::MissingScenario(format!("#{}", index + 1)))?;
+    handout_of(script, text, number)
+}
+
+/// The handout of any scenario (the course's or a teacher's) in the language
+/// of `text`. Building it plays the script whole and fills every piece of text
+/// from the world, so it also proves the scenario can be played and told.
+pub fn handout_of(
+    script: &Scenario,
+    text: &ScenarioText,
+    number: impl Fn(i64) -> String,
+) -> Result<Handout, ContentError> {
     let template_error = |step: usize, error: TemplateError| ContentError::Template {
         scenario: script.id.clone(),
         step,

@@ -11,17 +11,26 @@ mod marks;
 mod narration;
 mod play;
 mod progress;
+mod recording;
 mod script;
+mod teacher;
+mod teacher_link;
 mod tour;
 
 pub use fact::{Fact, FactError, RowRef, Value};
 pub use guest::{Guest, GuestStep, GUEST_ID};
-pub use handout::{handout, Handout, HandoutQuestion, HandoutStep};
+pub use handout::{handout, handout_of, Handout, HandoutQuestion, HandoutStep};
 pub use marks::{mark, parse_mark};
 pub use narration::{render, LanguageFile, ScenarioText, StepText, TemplateError};
 pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, Standing, MAX_PROGRESS_BYTES};
+pub use recording::{choices_of, offered, QuestionDraft, RecordError, Recording, StepDraft};
 pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
+pub use teacher::{
+    TeacherError, TeacherFile, TeacherScenario, MAX_PIECE_CHARS, MAX_TEACHER_BYTES,
+    MAX_TEACHER_STEPS, TEACHER_FORMAT, TEACHER_ID, TEACHER_VERSION,
+};
+pub use teacher_link::{from_link, to_link, LinkError, MAX_LINK_CHARS, TEACH_FRAGMENT};
 pub use tour::{
     answer, judge, met, play_to, reveal, reveal_in, run_step, Content, ContentError, Revealed, Tour,
 };

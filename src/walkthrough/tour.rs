@@ -189,7 +189,7 @@ impl Content {
                     expected,
                 });
             }
-            check_script(scenario)?;
+            check_script(scenario, Rules::Course)?;
             for id in scenario.steps.iter().filter_map(|s| s.code.as_ref()) {
                 let fits =
                     self.scripts.code.get(id).is_some_and(|e| {
@@ -207,7 +207,7 @@ impl Content {
                 .scenarios
                 .get(&scenario.id)
                 .ok_or_else(|| ContentError::MissingScenario(scenario.id.clone()))?;
-            check_text(scenario, text)?;
+            check_text(scenario, text, Rules::Course)?;
         }
         if let Some(extra) = self
             .text
@@ -231,7 +231,16 @@ impl Content {
     }
 }
 
-fn check_script(scenario: &Scenario) -> Result<(), ContentError> {
+/// Which scenarios a check is for: the course's, which must be complete, or a
+/// teacher's, which may leave out what only the course needs (a challenge the
+/// lab can check, its hint and its "met", a question's explanation and hint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rules {
+    Course,
+    Teacher,
+}
+
+pub(super) fn check_script(scenario: &Scenario, rules: Rules) -> Result<(), ContentError> {
     let fact_error = |error| ContentError::Fact {
         scenario: scenario.id.clone(),
         error,
@@ -250,7 +259,7 @@ fn check_script(scenario: &Scenario) -> Result<(), ContentError> {
             parse_mark(mark).map_err(fact_error)?;
         }
     }
-    if scenario.challenge.is_empty() {
+    if scenario.challenge.is_empty() && rules == Rules::Course {
         return Err(ContentError::NoChallenge(scenario.id.clone()));
     }
     for check in &scenario.challenge {
@@ -262,7 +271,11 @@ fn check_script(scenario: &Scenario) -> Result<(), ContentError> {
     Ok(())
 }
 
-fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentError> {
+pub(super) fn check_text(
+    scenario: &Scenario,
+    text: &ScenarioText,
+    rules: Rules,
+) -> Result<(), ContentError> {
     let id = &scenario.id;
     if text.steps.len() != scenario.steps.len() {
         return Err(ContentError::StepCount {
@@ -284,13 +297,18 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
         step,
         piece,
     };
+    // What a teacher may leave out.
+    let optional = |piece: &str| {
+        rules == Rules::Teacher
+            && matches!(piece, "challenge" | "hint" | "challenge_met" | "explain")
+    };
     for (piece, value) in [
         ("title", &text.title),
         ("challenge", &text.challenge),
         ("hint", &text.hint),
         ("challenge_met", &text.challenge_met),
     ] {
-        if blank(value) {
+        if blank(value) && !optional(piece) {
             return Err(missing(None, piece));
         }
         if written(value) {
@@ -331,10 +349,10 @@ fn check_text(scenario: &Scenario, text: &ScenarioText) -> Result<(), ContentErr
         if words.choices.values().any(|label| written(label)) {
             return Err(hand_written(Some(n), "choice label"));
         }
-        if words.explain.as_deref().is_none_or(blank) {
+        if words.explain.as_deref().is_none_or(blank) && !optional("explain") {
             return Err(missing(Some(n), "explain"));
         }
-        if words.hint.as_deref().is_none_or(blank) {
+        if words.hint.as_deref().is_none_or(blank) && !optional("hint") {
             return Err(missing(Some(n), "hint"));
         }
         if words.hint.as_deref().is_some_and(written) {
