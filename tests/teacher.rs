@@ -502,3 +502,59 @@ fn a_damaged_or_oversized_link_is_refused_whole() {
         Err(LinkError::Scenario(TeacherError::Version(9)))
     );
 }
+
+#[test]
+fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
+    use idempotency_lab::walkthrough::{read_scenarios, Shelf, ShelfError, MAX_SHELF};
+    let (recording, _) = recorded();
+    let first = recording.finish(&titled(), &BTreeMap::new()).unwrap();
+    let other = recording
+        .finish(
+            &words(&[(Lang::En, "Another"), (Lang::Fa, "دیگری")]),
+            &BTreeMap::new(),
+        )
+        .unwrap();
+    let mut shelf = Shelf::default();
+    assert_eq!(shelf.add(first.clone()), Ok(0));
+    assert_eq!(shelf.add(other.clone()), Ok(1));
+    assert_eq!(shelf.add(first.clone()), Ok(0), "the same scenario once");
+    let json = shelf.to_json();
+    assert_eq!(Shelf::from_kept(&json), (shelf.clone(), 0));
+    // An exported list opens as its scenarios; a single file as itself.
+    assert_eq!(
+        read_scenarios(&json).unwrap(),
+        vec![first.clone(), other.clone()]
+    );
+    assert_eq!(
+        read_scenarios(&first.to_json()).unwrap(),
+        vec![first.clone()]
+    );
+    // One bad scenario refuses the list whole, naming it.
+    let mut list: serde_json::Value = serde_json::from_str(&json).unwrap();
+    list["scenarios"][1]["version"] = 7.into();
+    assert_eq!(
+        read_scenarios(&list.to_string()),
+        Err(ShelfError::Scenario(Some(2), TeacherError::Version(7)))
+    );
+    // What the browser kept and this lab cannot read is left out and counted.
+    assert_eq!(
+        Shelf::from_kept(&list.to_string()).0.scenarios(),
+        &[first.clone()]
+    );
+    assert_eq!(Shelf::from_kept(&list.to_string()).1, 1);
+    assert_eq!(Shelf::from_kept("garbage").1, 1);
+    assert_eq!(Shelf::from_kept("").1, 0);
+    // Editing puts the scenario back in its place; the list has a limit.
+    assert_eq!(shelf.replace(0, other.clone()), Ok(0));
+    assert_eq!(shelf.scenarios(), &[other.clone(), other.clone()]);
+    assert_eq!(shelf.remove(1), Some(other.clone()));
+    assert_eq!(shelf.remove(5), None);
+    for n in 1..MAX_SHELF {
+        let title = words(&[(Lang::En, &"x".repeat(n)), (Lang::Fa, "ی")]);
+        shelf
+            .add(recording.finish(&title, &BTreeMap::new()).unwrap())
+            .unwrap();
+    }
+    assert_eq!(shelf.add(first), Err(ShelfError::Full));
+    assert_eq!(shelf.scenarios().len(), MAX_SHELF);
+}

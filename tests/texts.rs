@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use idempotency_lab::i18n::{
     language_file, placeholders, Arg, Catalog, CatalogError, ExplorerWords, Lang, StageWords,
-    WalkWords, Words, LANGUAGES,
+    TeacherWords, WalkWords, Words, LANGUAGES,
 };
 
 fn catalog(lang: Lang) -> Catalog {
@@ -36,6 +36,7 @@ fn keys_in_code() -> BTreeSet<String> {
         .chain(WalkWords::KEYS)
         .chain(StageWords::KEYS)
         .chain(ExplorerWords::KEYS)
+        .chain(TeacherWords::KEYS)
         .map(|k| k.to_string())
         .collect();
     for file in [
@@ -43,6 +44,7 @@ fn keys_in_code() -> BTreeSet<String> {
         "walk.rs",
         "stage.rs",
         "explorer.rs",
+        "teacher.rs",
         "catalog.rs",
     ] {
         let source = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();

@@ -11,6 +11,7 @@ mod declare;
 mod explorer;
 mod languages;
 mod stage;
+mod teacher;
 mod texts;
 mod walk;
 
@@ -18,6 +19,7 @@ pub use catalog::{placeholders, Arg, Catalog, CatalogError, Message, PluralRule}
 pub use explorer::{ExplorerTexts, ExplorerWords};
 pub use languages::{Lang, LanguageInfo, LANGUAGES};
 pub use stage::{StageTexts, StageWords};
+pub use teacher::{TeacherTexts, TeacherWords};
 pub use texts::{Texts, Words};
 pub use walk::{WalkTexts, WalkWords};
 

@@ -9,6 +9,7 @@ use super::catalog::{Arg, Catalog};
 use super::declare::words;
 use super::explorer::ExplorerTexts;
 use super::stage::StageTexts;
+use super::teacher::TeacherTexts;
 use super::walk::WalkTexts;
 use super::Lang;
 use crate::core::{
@@ -64,6 +65,7 @@ pub struct Texts {
     pub walk: WalkTexts,
     pub stage: StageTexts,
     pub explorer: ExplorerTexts,
+    pub teacher: TeacherTexts,
 }
 
 impl Deref for Texts {
@@ -89,6 +91,7 @@ impl Texts {
             walk: WalkTexts::new(catalog),
             stage: StageTexts::new(catalog),
             explorer: ExplorerTexts::new(catalog),
+            teacher: TeacherTexts::new(catalog),
         }
     }
 

@@ -13,6 +13,7 @@ mod play;
 mod progress;
 mod recording;
 mod script;
+mod shelf;
 mod teacher;
 mod teacher_link;
 mod tour;
@@ -26,6 +27,7 @@ pub use play::{advance, has_time, ops, Op};
 pub use progress::{Progress, ProgressError, ScenarioProgress, Standing, MAX_PROGRESS_BYTES};
 pub use recording::{choices_of, offered, QuestionDraft, RecordError, Recording, StepDraft};
 pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
+pub use shelf::{read_scenarios, Shelf, ShelfError, MAX_SHELF, SHELF_FORMAT};
 pub use teacher::{
     TeacherError, TeacherFile, TeacherScenario, MAX_PIECE_CHARS, MAX_TEACHER_BYTES,
     MAX_TEACHER_STEPS, TEACHER_FORMAT, TEACHER_ID, TEACHER_VERSION,

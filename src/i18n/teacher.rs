@@ -1,0 +1,109 @@
+//! The words of the teacher's own scenarios (keys `teacher.*` in
+//! `texts/<tag>.json`): the recorder, the list of a person's scenarios, and
+//! what the page says when one is shared, opened or refused.
+
+use std::ops::Deref;
+
+use super::catalog::{Arg, Catalog};
+use super::declare::words;
+
+words!(
+    /// The teacher panel's messages that take no value.
+    TeacherWords, "teacher." {
+    title, intro, record, mark, undo, preview, finish, stop, stop_confirm, narration_en,
+    narration_fa, fact_label, insert_fact, facts_hint, ask, question_fact, question_en,
+    question_fa, explain_en, explain_fa, title_en, title_fa, challenge_en, challenge_fa,
+    untitled, open_file, mine, none, play, edit, download, download_all, copy_link, copied,
+    not_copied, delete, label, saved, link_label, languages_label,
+});
+
+pub struct TeacherTexts {
+    catalog: &'static Catalog,
+    words: TeacherWords,
+}
+
+impl Deref for TeacherTexts {
+    type Target = TeacherWords;
+
+    fn deref(&self) -> &TeacherWords {
+        &self.words
+    }
+}
+
+impl TeacherTexts {
+    pub(super) fn new(catalog: &'static Catalog) -> TeacherTexts {
+        TeacherTexts {
+            catalog,
+            words: TeacherWords::read(catalog),
+        }
+    }
+
+    /// While recording: the steps marked, and the actions the next mark takes.
+    pub fn recording(&self, steps: usize, actions: usize) -> String {
+        self.catalog.say(
+            "teacher.recording",
+            &[
+                ("steps", Arg::Count(steps as u64)),
+                ("actions", Arg::Count(actions as u64)),
+            ],
+        )
+    }
+
+    /// A scenario (from a link, a file or the recorder) was refused: why.
+    pub fn refused(&self, reason: &str) -> String {
+        self.catalog.say(
+            "teacher.refused",
+            &[("reason", Arg::Text(reason.to_owned()))],
+        )
+    }
+
+    /// The link's length beside the most a link holds.
+    pub fn link_size(&self, chars: usize, limit: usize) -> String {
+        self.catalog.say(
+            "teacher.link_size",
+            &[
+                ("n", Arg::Grouped(chars as u64)),
+                ("limit", Arg::Grouped(limit as u64)),
+            ],
+        )
+    }
+
+    /// Too long for a link: the file carries it.
+    pub fn link_too_long(&self, chars: usize, limit: usize) -> String {
+        self.catalog.say(
+            "teacher.link_too_long",
+            &[
+                ("n", Arg::Grouped(chars as u64)),
+                ("limit", Arg::Grouped(limit as u64)),
+            ],
+        )
+    }
+
+    /// A step count, for the list of scenarios.
+    pub fn steps(&self, n: usize) -> String {
+        self.catalog
+            .say("teacher.steps", &[("n", Arg::Count(n as u64))])
+    }
+
+    /// Opened from a link or a file, and added to the person's scenarios.
+    pub fn opened(&self, title: &str) -> String {
+        self.catalog
+            .say("teacher.opened", &[("title", Arg::Text(title.to_owned()))])
+    }
+
+    /// The player's title for a teacher's scenario.
+    pub fn player_title(&self, title: &str) -> String {
+        self.catalog.say(
+            "teacher.player_title",
+            &[("title", Arg::Text(title.to_owned()))],
+        )
+    }
+
+    /// A scenario written in another language than the page's.
+    pub fn written_in(&self, language: &str) -> String {
+        self.catalog.say(
+            "teacher.written_in",
+            &[("language", Arg::Text(language.to_owned()))],
+        )
+    }
+}
