@@ -15,6 +15,9 @@
 //!   writes it while it is on; alone, without a scenario, it does nothing.
 //! - `#state=…` is a shared session: it opens in the sandbox, in place of the
 //!   one the browser kept, which can be brought back.
+//! - `#teach=…` is a teacher's scenario (see `walkthrough::from_link`): it
+//!   is checked whole, kept in the person's scenarios and played in the
+//!   walkthrough's player; the sandbox is left as it was.
 //! - `?id=…` names an embedded lab's session: each frame keeps its own (see
 //!   [`Address::session_scope`]); the events it tells its host carry it.
 //! - `?theme=light|dark` is read by index.html's boot script alone, before the
@@ -44,6 +47,8 @@ pub struct Address {
     pub presenter: bool,
     /// The token of `#state=…`.
     pub state: Option<String>,
+    /// The token of `#teach=…`.
+    pub teach: Option<String>,
     /// `?id=`, when given and not empty: the embed's name on its host page.
     pub id: Option<String>,
 }
@@ -68,6 +73,9 @@ impl Address {
             walk: first("scenario").map(|scenario| (scenario, first("step"))),
             presenter: matches!(first("presenter").as_deref(), Some("1" | "true")),
             state: hash.strip_prefix(STATE_FRAGMENT).map(str::to_owned),
+            teach: hash
+                .strip_prefix(crate::walkthrough::TEACH_FRAGMENT)
+                .map(str::to_owned),
             id: first("id").filter(|id| !id.is_empty()),
         }
     }

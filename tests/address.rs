@@ -75,3 +75,13 @@ fn a_walkthrough_step_and_a_session_together_each_keep_their_part() {
     assert_eq!(a.state.as_deref(), Some(token));
     assert_eq!(a.lang, Some(Lang::En));
 }
+
+#[test]
+fn a_teachers_scenario_is_its_own_fragment_and_no_session() {
+    let a = Address::parse("?lang=fa", "#teach=eJyr_-");
+    assert_eq!(a.teach.as_deref(), Some("eJyr_-"));
+    assert_eq!(a.state, None);
+    let b = Address::parse("", &format!("{STATE_FRAGMENT}abc"));
+    assert_eq!(b.teach, None);
+    assert_eq!(Address::parse("", "teach=abc").teach, None);
+}

@@ -539,7 +539,7 @@ fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
     // What the browser kept and this lab cannot read is left out and counted.
     assert_eq!(
         Shelf::from_kept(&list.to_string()).0.scenarios(),
-        &[first.clone()]
+        std::slice::from_ref(&first)
     );
     assert_eq!(Shelf::from_kept(&list.to_string()).1, 1);
     assert_eq!(Shelf::from_kept("garbage").1, 1);

@@ -14,7 +14,8 @@ words!(
     narration_fa, fact_label, insert_fact, facts_hint, ask, question_fact, question_en,
     question_fa, explain_en, explain_fa, title_en, title_fa, challenge_en, challenge_fa,
     untitled, open_file, mine, none, play, edit, download, download_all, copy_link, copied,
-    not_copied, delete, label, saved, link_label, languages_label,
+    not_copied, delete, label, saved, link_label, languages_label, editing, kept_unread,
+    not_kept,
 });
 
 pub struct TeacherTexts {

@@ -18,6 +18,7 @@ use super::queue_view::QueueView;
 use super::share_view::ShareView;
 use super::storage_view::StorageView;
 use super::store_view::StoreView;
+use super::teacher_view::TeacherView;
 use super::{Controller, Walk};
 
 /// A panel below the first screen.
@@ -30,6 +31,9 @@ pub enum Below {
     /// "Try to break it" (its search arrives in a chunk of its own when first used).
     Explorer(ExplorerShared),
     Store,
+    /// "Your own scenarios": the recorder and the scenarios this browser keeps.
+    /// (Its many signals are kept aside, so every panel's handle stays small.)
+    Teacher(StoredValue<super::teacher::Teacher>),
     /// The "Embed on a page" dialog (its openers are in the share panel and the
     /// walkthrough's tools).
     EmbedDialog,
@@ -53,6 +57,7 @@ part! {
             Below::Share => view! { <ShareView ctl=ctl /> }.into_any(),
             Below::Explorer(shared) => view! { <ExplorerView ctl=ctl walk=walk shared=shared /> }.into_any(),
             Below::Store => view! { <StoreView ctl=ctl /> }.into_any(),
+            Below::Teacher(teacher) => view! { <TeacherView ctl=ctl teacher=teacher.get_value() /> }.into_any(),
             Below::EmbedDialog => view! { <EmbedDialog ctl=ctl walk=walk /> }.into_any(),
             Below::Readings { reveal, account, started } => column_readings(walk, reveal, account, started)(),
         })

@@ -128,6 +128,12 @@ pub enum Notice {
     Walk(WalkNotice),
     /// The texts of the language asked for did not load: the page stays as it is.
     Language(Lang, String),
+    /// About a teacher's scenario: opened, kept, or refused (with why), in
+    /// the page's words.
+    Teacher {
+        text: String,
+        error: bool,
+    },
     /// A new tab was asked for and the browser did not open it (a frame
     /// sandboxed without `allow-popups`, or a popup blocker).
     PopupBlocked,
@@ -166,6 +172,8 @@ pub enum Replacement {
     Challenge,
     /// "Try it yourself": the history the explorer found.
     Explorer,
+    /// A teacher's scenario opened in the recorder to be edited: its lab.
+    Teacher,
 }
 
 impl Notice {
@@ -182,6 +190,7 @@ impl Notice {
                 | Notice::UpdateReady
                 | Notice::ClockStopped
                 | Notice::Walk(WalkNotice::ProgressImported)
+                | Notice::Teacher { error: false, .. }
         )
     }
 }

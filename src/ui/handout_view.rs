@@ -109,7 +109,10 @@ pub fn HandoutSheet(walk: Walk) -> impl IntoView {
                 <header class="handout-head">
                     <h1>{handout.title.clone()}</h1>
                     <p>
-                        {t.section_of(section.0, section.1)}
+                        {match section {
+                            Some((n, of)) => t.section_of(n, of),
+                            None => lang.texts().teacher.label.to_string(),
+                        }}
                         " · "
                         {if teacher { t.handout_teacher } else { t.handout_student }}
                         " · "

@@ -30,6 +30,8 @@ mod stage_view;
 mod startup;
 mod storage_view;
 mod store_view;
+mod teacher;
+mod teacher_view;
 mod time_bar;
 mod timeline_view;
 mod walk;
@@ -159,6 +161,7 @@ pub fn App(
     let walk = Walk::new(ctl, reveal);
     // Shared by the explorer's panel and the safety table.
     let explorer = explorer_engine::ExplorerShared::new();
+    let teacher = teacher::Teacher::new(ctl, walk);
     if let Some(content) = walkthrough {
         walk.preload(lang, content);
         walk.start();
@@ -184,6 +187,9 @@ pub fn App(
             let Some(owner) = owner else { return };
             owner.with(|| {
                 restore_page(ctl, walk, found);
+                if !embed {
+                    open_teachers(teacher);
+                }
                 host::follow_host(ctl, walk);
                 StartUp::run(stage, PANELS, move || {
                     page_env::mark_ready();
@@ -256,6 +262,8 @@ pub fn App(
                     ctl.lang.get().walk().challenge_started.to_string()
                 }
                 Notice::Replaced(Replacement::Explorer) => t.explorer.opened.to_string(),
+                Notice::Replaced(Replacement::Teacher) => t.teacher.editing.to_string(),
+                Notice::Teacher { text, .. } => text.clone(),
                 Notice::BroughtBack => t.brought_back.to_string(),
                 Notice::OtherTab => t.other_tab.to_string(),
                 Notice::UpdateReady => t.update_ready.to_string(),
@@ -412,6 +420,7 @@ pub fn App(
                     {move || (!walk.open.get()).then(|| sandbox_readings(walk, reveal, chart_account, stage, columns))}
                     <Show when=mounted(10)>
                         {below(walk, Below::Explorer(explorer))}
+                        {(!embed).then(|| below(walk, Below::Teacher(StoredValue::new(teacher))))}
                         {below(walk, Below::Store)}
                     </Show>
                 </div>
@@ -620,6 +629,22 @@ fn restore_page(ctl: Controller, walk: Walk, found: Result<AtStart, ChunkError>)
         }
     });
     on_cleanup(stop);
+}
+
+/// The teacher's scenarios this browser keeps, and the one a `#teach=` link
+/// opens (at start, or pasted into this tab later): kept, then played.
+fn open_teachers(teacher: teacher::Teacher) {
+    teacher.persist();
+    let open = move || {
+        if let Some(token) = page_env::teach_token() {
+            teacher.open_link(&token);
+            // Kept in the list: a reload opens the sandbox, not the link again.
+            page_env::forget_link();
+        }
+    };
+    open();
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| open());
+    on_cleanup(move || listener.remove());
 }
 
 /// In an iframe: a way out to the full page, carrying the current state along:

@@ -452,6 +452,31 @@ pub fn save_progress(json: &str) -> bool {
     storage().is_some_and(|s| s.set_item(PROGRESS_KEY, json).is_ok())
 }
 
+const SHELF_KEY: &str = "idempotency-lab:teacher-scenarios";
+
+/// The teacher's scenarios this browser keeps (one list for every page of the lab).
+pub fn load_shelf() -> Option<String> {
+    storage()?.get_item(SHELF_KEY).ok().flatten()
+}
+
+pub fn save_shelf(json: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(SHELF_KEY, json).is_ok())
+}
+
+/// The token of a teacher's scenario link (`#teach=…`), if the address has one.
+pub fn teach_token() -> Option<String> {
+    address().teach
+}
+
+/// The full lab's address that opens a teacher's scenario, in `lang`.
+pub fn teach_link(token: &str, lang: Lang) -> Option<String> {
+    Some(format!(
+        "{}{}{token}",
+        full_page(lang, None)?,
+        crate::walkthrough::TEACH_FRAGMENT
+    ))
+}
+
 const SHORTCUTS_KEY: &str = "idempotency-lab:single-key-shortcuts";
 
 /// Whether single-key shortcuts are on (they are unless turned off).

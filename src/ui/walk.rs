@@ -16,8 +16,8 @@ use crate::i18n::Lang;
 use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
 use crate::walkthrough::{
-    handout, has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Handout, Op,
-    Panel, Progress, Scenario,
+    handout_of, has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Handout,
+    Op, Panel, Progress, Scenario, ScenarioText, TeacherScenario,
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
@@ -55,32 +55,61 @@ pub struct Given {
     pub proof: Option<AttemptId>,
 }
 
-/// The scenario on show: a section of the course, or a guest (a history the
-/// explorer found), which the course's overview, progress and challenges
-/// never count.
+/// The scenario on show: a section of the course, or a guest, which the
+/// course's overview, progress and challenges never count.
 #[derive(Clone)]
 pub enum OnShow {
     Section(Rc<Content>, usize),
-    Guest(Arc<Guest>),
+    Guest(Visitor),
+}
+
+/// A guest in the player: a history the explorer found, told from what it
+/// did, or a teacher's scenario, told in the teacher's words.
+#[derive(Clone, PartialEq)]
+pub enum Visitor {
+    Found(Arc<Guest>),
+    Teacher(Arc<TeacherScenario>),
+}
+
+impl Visitor {
+    pub fn script(&self) -> &Scenario {
+        match self {
+            Visitor::Found(found) => &found.script,
+            Visitor::Teacher(teacher) => teacher.script(),
+        }
+    }
 }
 
 impl OnShow {
     pub fn script(&self) -> &Scenario {
         match self {
             OnShow::Section(content, index) => &content.scripts.scenarios[*index],
-            OnShow::Guest(guest) => &guest.script,
+            OnShow::Guest(visitor) => visitor.script(),
+        }
+    }
+
+    /// Its words, in `lang` when it has them, and the language they are in;
+    /// none for a found history, which is told from the world alone.
+    pub fn words(&self, lang: Lang) -> Option<(Lang, &ScenarioText)> {
+        match self {
+            OnShow::Section(content, index) => {
+                let (_, text) = content.scenario(*index)?;
+                Some((lang, text))
+            }
+            OnShow::Guest(Visitor::Teacher(teacher)) => Some(teacher.words(lang)),
+            OnShow::Guest(Visitor::Found(_)) => None,
         }
     }
 }
 
 /// A handout ready to print: whose copy, in which language, and which
-/// section of how many.
+/// section of how many (none for a teacher's scenario).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Printed {
     pub handout: Handout,
     pub teacher: bool,
     pub lang: Lang,
-    pub section: (usize, usize),
+    pub section: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Copy)]
@@ -93,7 +122,7 @@ pub struct Walk {
     /// The course's section on show, or last on show while a guest is.
     pub scenario: RwSignal<usize>,
     /// A guest scenario on show instead of a section.
-    pub guest: RwSignal<Option<Arc<Guest>>>,
+    pub guest: RwSignal<Option<Visitor>>,
     /// The section's step a guest took the place of, for when it leaves.
     course_step: StoredValue<usize>,
     /// The handout being printed.
@@ -252,8 +281,8 @@ impl Walk {
 
     /// The scenario on show (tracked).
     pub fn on_show(self) -> Option<OnShow> {
-        if let Some(guest) = self.guest.get() {
-            return Some(OnShow::Guest(guest));
+        if let Some(visitor) = self.guest.get() {
+            return Some(OnShow::Guest(visitor));
         }
         let (content, index) = self.section()?;
         Some(OnShow::Section(content, index))
@@ -408,16 +437,25 @@ impl Walk {
         self.open_at(OnShow::Section(content, scenario), step);
     }
 
-    /// Plays a guest scenario in the player from its first step; the
-    /// course's place is kept for afterwards.
+    /// Plays a history the explorer found in the player from its first
+    /// step; the course's place is kept for afterwards.
     pub fn play_guest(self, guest: Guest) {
+        self.play_visitor(Visitor::Found(Arc::new(guest)));
+    }
+
+    /// Plays a teacher's scenario in the player, labelled as one; the
+    /// course's place is kept for afterwards.
+    pub fn play_teacher(self, scenario: TeacherScenario) {
+        self.play_visitor(Visitor::Teacher(Arc::new(scenario)));
+    }
+
+    fn play_visitor(self, visitor: Visitor) {
         self.playing.set(false);
         if self.guest.with_untracked(Option::is_none) {
             self.course_step.set_value(self.step.get_untracked());
         }
-        let guest = Arc::new(guest);
-        self.guest.set(Some(guest.clone()));
-        self.open_at(OnShow::Guest(guest), 0);
+        self.guest.set(Some(visitor.clone()));
+        self.open_at(OnShow::Guest(visitor), 0);
     }
 
     /// Shows a step of the scenario on show, its lab rebuilt from the script.
@@ -704,21 +742,28 @@ impl Walk {
         Some((id, self.step.get() + 1))
     }
 
-    /// Prints the handout of the section on show, in the page's language: the
-    /// student's copy, or the teacher's (every narration, and the answer key
-    /// on its own page).
+    /// Prints the handout of the scenario on show (a section, or a teacher's
+    /// scenario) in the page's language, or the one a teacher's scenario is
+    /// written in: the student's copy, or the teacher's (every narration, and
+    /// the answer key on its own page).
     pub fn print(self, teacher: bool) {
-        let Some((content, index)) = untrack(move || self.section()) else {
+        let Some(on) = self.on_show_untracked() else {
             return;
         };
-        let lang = self.ctl.lang.get_untracked();
-        match handout(&content, index, |n| lang.number(n)) {
+        let Some((lang, text)) = on.words(self.ctl.lang.get_untracked()) else {
+            return;
+        };
+        let section = match &on {
+            OnShow::Section(content, index) => Some((index + 1, content.scripts.scenarios.len())),
+            OnShow::Guest(_) => None,
+        };
+        match handout_of(on.script(), text, |n| lang.number(n)) {
             Ok(paper) => {
                 self.handout.set(Some(Printed {
                     handout: paper,
                     teacher,
                     lang,
-                    section: (index + 1, content.scripts.scenarios.len()),
+                    section,
                 }));
                 // Once the handout is drawn.
                 spawn_local(async {

@@ -10,7 +10,7 @@ use crate::walkthrough::{
 
 use super::controller::{Notice, WalkNotice};
 use super::page_env;
-use super::walk::{Given, Load, OnShow, Walk};
+use super::walk::{Given, Load, OnShow, Visitor, Walk};
 use super::walk_keys::KeysHelp;
 use super::walk_overview::SectionsOverview;
 
@@ -115,17 +115,8 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         page_env::permalink(&token, lang())
     };
     let narration = move || match walk.on_show()? {
-        OnShow::Section(content, index) => {
-            let (_, text) = content.scenario(index)?;
-            let template = text.steps.get(walk.step.get())?.narration.clone();
-            let lang = lang();
-            Some(walk.with_narrated(|lab| {
-                render(&template, lab.state(), |n| lang.number(n))
-                    .unwrap_or_else(|e| format!("({e})"))
-            }))
-        }
         // A found history is told from what each step did in the world.
-        OnShow::Guest(found) => {
+        OnShow::Guest(Visitor::Found(found)) => {
             let texts = lang().texts();
             Some(match found.step(walk.step.get())? {
                 GuestStep::Setup => texts.explorer.guest_setup(texts.promise(found.promise)),
@@ -137,17 +128,36 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 }
             })
         }
+        // A section, or a teacher's scenario in the language it is written in.
+        on => {
+            let (shown, text) = on.words(lang())?;
+            let template = text.steps.get(walk.step.get())?.narration.clone();
+            Some(walk.with_narrated(|lab| {
+                render(&template, lab.state(), |n| shown.number(n))
+                    .unwrap_or_else(|e| format!("({e})"))
+            }))
+        }
+    };
+    // A teacher's scenario written in another language than the page's: its
+    // words carry their own language and direction.
+    let written_in = move || {
+        let on = walk.on_show()?;
+        let (shown, _) = on.words(lang())?;
+        (shown != lang()).then_some(shown)
     };
     // The guest's name where the section's would be.
     let guest_title = move || {
-        let found = walk.guest.get()?;
         let texts = lang().texts();
-        Some(format!(
-            "{}: {}",
-            texts.explorer.history_title,
-            texts.promise(found.promise)
-        ))
+        Some(match walk.guest.get()? {
+            Visitor::Found(found) => format!(
+                "{}: {}",
+                texts.explorer.history_title,
+                texts.promise(found.promise)
+            ),
+            Visitor::Teacher(teacher) => texts.teacher.player_title(teacher.title(lang())),
+        })
     };
+    let found = move || walk.guest.with(|g| matches!(g, Some(Visitor::Found(_))));
     // Played from the explorer, the player starts with the keyboard on its way forward.
     Effect::new(move |_| {
         if let Some(button) = next_button.get() {
@@ -236,6 +246,11 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     (move || match guest_title() {
                         Some(title) => view! {
                             <p class="walk-lesson-title" data-testid="walk-guest">{title}</p>
+                            {move || written_in().map(|shown| view! {
+                                <p class="walk-written-in" data-testid="written-in">
+                                    {lang().texts().teacher.written_in(shown.name())}
+                                </p>
+                            })}
                         }
                         .into_any(),
                         None => view! {
@@ -271,7 +286,13 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 </p>
             </div>
             <div class="walk-narration" aria-live="polite">
-                <p data-testid="narration">{narration}</p>
+                <p
+                    data-testid="narration"
+                    lang=move || written_in().map(|l| l.tag())
+                    dir=move || written_in().map(|l| l.dir())
+                >
+                    {narration}
+                </p>
             </div>
             </section>
             <div class="walk-controls" role="group" aria-label=move || t().region>
@@ -400,7 +421,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     <span class="switch-label">{move || t().everything}</span>
                 </label>
                 // Paper for the room: a section's handout, and the teacher's copy with its answer key.
-                {move || (!lesson && !guest()).then(|| view! {
+                {move || (!lesson && !found()).then(|| view! {
                     <button data-testid="print-handout" on:click=move |_| walk.print(false)>
                         {move || t().print_handout}
                     </button>
@@ -481,11 +502,13 @@ fn QuestionView(walk: Walk) -> impl IntoView {
     let lang = move || ctl.lang.get();
     let t = move || lang().walk();
     move || {
-        let (content, scenario) = walk.section()?;
+        let on = walk.on_show()?;
         let step = walk.step.get();
-        let (script, text) = content.scenario(scenario)?;
-        let question = script.steps.get(step)?.question.clone()?;
+        let (shown, text) = on.words(lang())?;
+        let question = on.script().steps.get(step)?.question.clone()?;
         let words = text.steps.get(step)?.clone();
+        // A teacher's words in another language than the page's say so.
+        let other = (shown != lang()).then_some(shown);
         let typed = RwSignal::new(String::new());
         let input = match question.answer {
             Answer::Number { .. } => view! {
@@ -544,7 +567,9 @@ fn QuestionView(walk: Walk) -> impl IntoView {
         Some(view! {
             <div class="walk-question" data-testid="question">
                 <h3>{move || t().predict}</h3>
-                <p id="walk-question">{words.question.clone()}</p>
+                <p id="walk-question" lang=other.map(|l| l.tag()) dir=other.map(|l| l.dir())>
+                    {words.question.clone()}
+                </p>
                 {input}
                 // For the room, once it has had its say.
                 {move || (!walk.answer_shown.get()).then(|| view! {
@@ -572,7 +597,11 @@ fn explained(walk: Walk, explain: StoredValue<String>) -> Option<String> {
 
 /// The explanation told from `lab`, in the page's language.
 fn told(walk: Walk, explain: StoredValue<String>, lab: &crate::lab::Lab) -> String {
-    let lang = walk.ctl.lang.get();
+    let page = walk.ctl.lang.get();
+    let lang = walk
+        .on_show()
+        .and_then(|on| on.words(page).map(|(shown, _)| shown))
+        .unwrap_or(page);
     explain
         .with_value(|e| render(e, lab.state(), |n| lang.number(n)))
         .unwrap_or_else(|e| format!("({e})"))
@@ -670,13 +699,28 @@ fn Feedback(walk: Walk, explain: StoredValue<String>, hint: String) -> impl Into
 fn ChallengeOffer(walk: Walk) -> impl IntoView {
     let ctl = walk.ctl;
     let t = move || ctl.lang.get().walk();
+    // A section's challenge is checked in a new sandbox; a teacher's is for
+    // the room, in the teacher's words (none when the teacher left it out).
     let text = move || {
-        let (content, index) = walk.section()?;
-        let (_, text) = content.scenario(index)?;
-        Some((text.challenge.clone(), text.hint.clone()))
+        let on = walk.on_show()?;
+        let (_, text) = on.words(ctl.lang.get())?;
+        let section = matches!(on, OnShow::Section(..));
+        (section || !text.challenge.is_empty())
+            .then(|| (text.challenge.clone(), text.hint.clone(), section))
     };
     move || {
-        let (challenge, hint) = text()?;
+        let (challenge, hint, section) = text()?;
+        if !section {
+            return Some(
+                view! {
+                    <div class="walk-challenge" data-testid="teacher-challenge">
+                        <h3>{move || t().challenge}</h3>
+                        <p>{challenge}</p>
+                    </div>
+                }
+                .into_any(),
+            );
+        }
         Some(view! {
             <div class="walk-challenge">
                 <h3>{move || t().challenge}</h3>
@@ -691,7 +735,8 @@ fn ChallengeOffer(walk: Walk) -> impl IntoView {
                 </div>
                 {move || walk.hint.get().then(|| view! { <p class="hint">{hint.clone()}</p> })}
             </div>
-        })
+        }
+        .into_any())
     }
 }
 
