@@ -207,6 +207,38 @@ for (const lang of ['en', 'fa']) {
   });
 }
 
+for (const lang of ['en', 'fa']) {
+  const language = lang === 'en' ? 'English' : 'Persian';
+
+  test(`axe: the recorder with a question and a refusal, the list, and a teacher's scenario in the player, in ${language}`, async () => {
+    const found = [];
+    await withAxe({ query: `?lang=${lang}` }, async (page) => {
+      const panel = page.getByTestId('teacher-panel');
+      await panel.getByTestId('record-scenario').click();
+      await page.locator('form.request-form button.primary').click();
+      await panel.getByTestId('rec-ask').check();
+      await panel.getByTestId('mark-step').click();
+      await panel.getByTestId('teacher-said').waitFor();
+      await panel.scrollIntoViewIfNeeded();
+      await scanAll(page, `${language}, recorder`, found, { viewports: ['desktop', 'phone'] });
+      await panel.getByTestId('rec-ask').uncheck();
+      await panel.getByTestId('rec-narration-en').fill('Sent: {rows}.');
+      await panel.getByTestId('rec-narration-fa').fill('فرستاده شد: {rows}.');
+      await panel.getByTestId('mark-step').click();
+      await page.locator('[data-testid="recording-status"][data-steps="1"]').waitFor();
+      await panel.getByTestId('rec-title-en').fill('One grant');
+      await panel.getByTestId('rec-title-fa').fill('یک افزودن');
+      await panel.getByTestId('finish-recording').click();
+      await panel.getByTestId('teacher-share').waitFor();
+      await scanAll(page, `${language}, the list and its link`, found, { viewports: ['desktop', 'phone'] });
+      await panel.getByTestId('play-scenario').click();
+      await page.getByTestId('walk-guest').waitFor();
+      await scanAll(page, `${language}, teacher's scenario in the player`, found, { viewports: ['desktop', 'phone'] });
+    });
+    await assertNoViolations(found, `teacher-${lang}`);
+  });
+}
+
 const SCRIPTS = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../walkthrough/scenarios.json', import.meta.url), 'utf8'));
 
 for (const lang of ['en', 'fa']) {

@@ -234,7 +234,7 @@ function recordPanelMoves() {
 }
 
 /** The page's panels, by the id of their heading. */
-const PANELS = ['callers', 'chart', 'explorer', 'invariants', 'queue', 'request', 'share', 'stage', 'storage', 'store', 'timeline', 'world'].map((p) => `${p}-title`);
+const PANELS = ['callers', 'chart', 'explorer', 'invariants', 'queue', 'request', 'share', 'stage', 'storage', 'store', 'teacher', 'timeline', 'world'].map((p) => `${p}-title`);
 
 for (const [name, viewport, query] of [
   ['on a phone, in English', { width: 390, height: 844 }, ''],

@@ -50,7 +50,8 @@ fn recorded() -> (Recording, Lab) {
             (Lang::Fa, "پس از تلاش دوباره، چند امتیاز؟"),
         ]),
         explain: words(&[(Lang::En, "Still {balance:alice}: the key was known.")]),
-        labels: BTreeMap::new(),
+        // The page offers labels for a choice whatever is asked: a number keeps none.
+        labels: BTreeMap::from([("yes".to_string(), words(&[(Lang::En, "Yes")]))]),
     });
     recording.mark(&lab, first).unwrap();
     lab.dispatch(Action::RetrySame {

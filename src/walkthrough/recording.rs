@@ -243,6 +243,17 @@ impl Recording {
             None => None,
             Some(asked) => Some(self.question(asked, &draft)?),
         };
+        // Labels are for a choice: a number question keeps none.
+        let mut draft = draft;
+        if let (
+            Some(Question {
+                answer: Answer::Number { .. },
+            }),
+            Some(asked),
+        ) = (&question, &mut draft.question)
+        {
+            asked.labels.clear();
+        }
         self.marks.push(lab.history().actions.clone());
         self.steps.push(Step {
             actions,
