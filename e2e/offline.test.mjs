@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { serveDist, launchBrowser, DIST, rows } from './harness.mjs';
 
 let server;
@@ -86,6 +87,45 @@ test('after one visit the sandbox, the walkthrough and the explorer open with th
   await tab.waitForSelector('body[data-settled="true"]');
   await tab.locator('[data-testid="step-counter"][data-step="2"]').waitFor();
   assert.match(await tab.getByTestId('narration').textContent(), /[۰-۹]/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** A teacher's scenario of one step, as a `#teach=` link's token (raw deflate, base64url). */
+function teachToken() {
+  const file = {
+    format: 'idempotency-lab-scenario',
+    version: 1,
+    scripts: {
+      scenarios: [{
+        id: 'teacher',
+        steps: [{ actions: [{ send: { grant: { key: 'k', account_id: 'alice', points: 100 }, lose_acknowledgement: false } }], idle: true }],
+        challenge: [],
+        solution: [],
+      }],
+    },
+    languages: {
+      en: { language: 'en', scenarios: { teacher: { title: 'Kept offline', steps: [{ narration: 'Alice has {balance:alice} points.' }], challenge: '', hint: '', challenge_met: '' } } },
+    },
+  };
+  return deflateRawSync(Buffer.from(JSON.stringify(file))).toString('base64url');
+}
+
+test('a teacher\'s scenario opened once plays with the network off, in a new tab', async () => {
+  const { context, problems } = await offlineContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}?lang=en#teach=${teachToken()}`);
+  await page.getByTestId('walk-guest').waitFor();
+  await page.waitForSelector('body[data-offline="ready"]', { timeout: 60_000 });
+  await context.setOffline(true);
+  const tab = await context.newPage();
+  await tab.goto(`${server.url}?lang=en`);
+  await tab.waitForSelector('body[data-settled="true"]');
+  const kept = tab.getByTestId('teacher-panel').getByTestId('my-scenario');
+  assert.match(await kept.textContent(), /Kept offline/);
+  await kept.getByTestId('play-scenario').click();
+  assert.match(await tab.getByTestId('walk-guest').textContent(), /Teacher's scenario: Kept offline/);
+  assert.match(await tab.getByTestId('narration').textContent(), /Alice has 100 points\./);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -88,10 +88,20 @@ test('a scenario recorded in the page, shared by link, plays in a fresh browser 
     assert.ok(link.startsWith(suite.server.origin), 'the full lab, on this origin');
     await page.screenshot({ path: join(ARTIFACTS, 'teacher-recorded-en.png'), fullPage: true });
     // A fresh browser: nothing kept, the link alone.
-    const fresh = await openLab(suite.browser, suite.server, { query: link.slice(suite.server.url.length) });
+    const stubPrint = () => {
+      window.print = () => { window.printed = (window.printed ?? 0) + 1; };
+    };
+    const fresh = await openLab(suite.browser, suite.server, { query: link.slice(suite.server.url.length), initScript: stubPrint });
     try {
       await playThrough(fresh.page);
       await fresh.page.screenshot({ path: join(ARTIFACTS, 'teacher-player-en.png') });
+      // Its handout: the teacher's copy, with the answer read from the world.
+      await fresh.page.getByTestId('print-teacher').click();
+      await fresh.page.waitForFunction(() => window.printed === 1);
+      const sheet = fresh.page.getByTestId('handout');
+      assert.equal(await sheet.getAttribute('data-scenario'), 'teacher');
+      assert.match(await sheet.locator('h1').textContent(), /A lost answer, retried/);
+      assert.match(await fresh.page.getByTestId('handout-key').textContent(), /Question 1: 100 Still 100: the store knew the key\./);
       // The sandbox is untouched, and the scenario is kept in this browser too.
       await fresh.page.getByRole('button', { name: 'Back to the sandbox' }).click();
       assert.equal(await fresh.page.getByTestId('timeline-row').count(), 0);

@@ -99,10 +99,17 @@ impl Teacher {
         if unread > 0 {
             self.say(self.texts().kept_unread.to_string(), true);
         }
-        Effect::new(move |first: Option<()>| {
+        // Written whenever it differs from what the browser has: the list
+        // read at start is kept already (and may change before this first runs).
+        let kept = StoredValue::new(self.shelf.with_untracked(Shelf::to_json));
+        Effect::new(move |_| {
             let json = self.shelf.with(Shelf::to_json);
-            // The list just read is already kept.
-            if first.is_some() && !page_env::save_shelf(&json) {
+            if kept.with_value(|k| *k == json) {
+                return;
+            }
+            if page_env::save_shelf(&json) {
+                kept.set_value(json);
+            } else {
                 self.say(self.texts().not_kept.to_string(), true);
             }
         });
