@@ -43,7 +43,7 @@ async function record(page) {
   await panel.getByTestId('rec-narration-en').fill('The retry got 100 points.');
   await panel.getByTestId('rec-narration-fa').fill('همان رسید.');
   await panel.getByTestId('mark-step').click();
-  assert.match(await panel.getByTestId('teacher-said').textContent(), /digit `1`/);
+  assert.match(await panel.getByTestId('teacher-said').textContent(), /^English narration: the digit “1” is typed; insert a fact instead/);
   assert.equal(await page.getByTestId('recording-status').getAttribute('data-steps'), '1', 'nothing marked');
   await panel.getByTestId('rec-narration-en').fill('The retry got the first receipt back: {balance:account-7}.');
   await panel.getByTestId('mark-step').click();
@@ -154,6 +154,59 @@ test('the same scenario as a file, opened in Persian; a hostile file is refused 
       await panel.getByTestId('open-scenario-file').setInputFiles(path);
       await playThrough(p, { lang: 'fa' });
       await p.screenshot({ path: join(ARTIFACTS, 'teacher-player-fa.png') });
+      assert.deepEqual(fresh.problems(), []);
+    } finally {
+      await fresh.context.close();
+    }
+  }));
+
+test('a kept scenario opens again in the recorder with its lab; the list exports and reads back whole; 10 MB is refused unread', () =>
+  suite.withLab({}, async (page) => {
+    await record(page);
+    const panel = page.getByTestId('teacher-panel');
+    // Edit: the recorder again, its two steps marked, its last step's lab in the sandbox.
+    await page.getByRole('button', { name: 'Reset' }).click();
+    assert.equal(await page.getByTestId('timeline-row').count(), 0);
+    await panel.getByTestId('edit-scenario').click();
+    await page.locator('[data-testid="recording-status"][data-steps="2"]').waitFor();
+    assert.equal(await page.getByTestId('timeline-row').count(), 2, 'the scenario\'s lab');
+    assert.equal(await balanceOf(page, 'account-7'), '100');
+    assert.equal(await panel.getByTestId('rec-title-en').inputValue(), 'A lost answer, retried');
+    // A third step, and Finish puts the scenario back in its place.
+    await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
+    await skipToIdle(page);
+    await panel.getByTestId('rec-narration-en').fill('A fresh key is a new operation: {balance:account-7}.');
+    await panel.getByTestId('rec-narration-fa').fill('کلید تازه عملیاتی تازه است: {balance:account-7}.');
+    await panel.getByTestId('mark-step').click();
+    await page.locator('[data-testid="recording-status"][data-steps="3"]').waitFor();
+    await panel.getByTestId('finish-recording').click();
+    await panel.getByTestId('teacher-share').waitFor();
+    assert.equal(await panel.getByTestId('my-scenario').count(), 1, 'edited in its place');
+    assert.match(await panel.getByTestId('my-scenario').textContent(), /3 steps/);
+    // Export all, then read back into a fresh browser: the same list.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('button', { name: 'Export all' }).click(),
+    ]);
+    const path = join(ARTIFACTS, 'teacher-scenarios.json');
+    await download.saveAs(path);
+    const fresh = await openLab(suite.browser, suite.server, {});
+    try {
+      const other = fresh.page.getByTestId('teacher-panel');
+      // Too large to be a scenario or a list: refused before it is read.
+      await other.getByTestId('open-scenario-file').setInputFiles({
+        name: 'huge.json',
+        mimeType: 'application/json',
+        buffer: Buffer.alloc(10 << 20, 0x20),
+      });
+      await other.getByTestId('teacher-said').waitFor();
+      assert.match(await other.getByTestId('teacher-said').textContent(), /not opened, and nothing changed: the scenario is 10240 KB; the lab reads at most 3200 KB/);
+      assert.equal(await other.getByTestId('my-scenario').count(), 0);
+      await other.getByTestId('open-scenario-file').setInputFiles(path);
+      await fresh.page.getByTestId('walk-guest').waitFor();
+      assert.equal(await fresh.page.getByTestId('step-counter').getAttribute('data-steps'), '3');
+      await fresh.page.getByRole('button', { name: 'Back to the sandbox' }).click();
+      assert.equal(await other.getByTestId('my-scenario').count(), 1);
       assert.deepEqual(fresh.problems(), []);
     } finally {
       await fresh.context.close();

@@ -1259,3 +1259,55 @@ async fn the_explorer_refuses_bad_input_and_can_be_cancelled() {
         "a cancelled search stops"
     );
 }
+
+/// The recorder in the sandbox: a step marked in Persian alone, previewed in
+/// the player (labelled, in its own language and direction on an English
+/// page), then the mark taken back with its words.
+#[wasm_bindgen_test]
+async fn a_recorded_step_previews_in_its_language_and_undo_gives_its_words_back() {
+    let lab = mount_with(Lang::En, None).await;
+    until(|| lab.find("[data-testid=record-scenario]").is_some()).await;
+    lab.find("[data-testid=record-scenario]")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    until(|| lab.find("[data-testid=recorder]").is_some()).await;
+    lab.act("Send").await;
+    let steps = || {
+        lab.find("[data-testid=recording-status]")
+            .unwrap()
+            .get_attribute("data-steps")
+            .unwrap()
+    };
+    // A mark with no words is refused and says so.
+    lab.click("Mark step").await;
+    let said = lab.find("[data-testid=teacher-said]").expect("a reason");
+    assert_eq!(said.get_attribute("data-error").as_deref(), Some("true"));
+    assert_eq!(steps(), "0");
+    lab.type_into("rec-narration-fa", "مانده {balance:account-7} است.")
+        .await;
+    lab.click("Mark step").await;
+    until(|| steps() == "1").await;
+    lab.click("Preview").await;
+    until(|| lab.find("[data-testid=walk-guest]").is_some()).await;
+    let title = lab
+        .find("[data-testid=walk-guest]")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    // Untitled, in the language it is written in.
+    assert_eq!(title, "Teacher's scenario: سناریوی بی\u{200c}نام");
+    let narration = lab.find("[data-testid=narration]").unwrap();
+    assert_eq!(narration.text_content().unwrap().trim(), "مانده ۱۰۰ است.");
+    assert_eq!(narration.get_attribute("lang").as_deref(), Some("fa"));
+    assert_eq!(narration.get_attribute("dir").as_deref(), Some("rtl"));
+    let note = lab.find("[data-testid=written-in]").unwrap();
+    assert_eq!(note.text_content().unwrap(), "Written in Persian only.");
+    lab.click("Back to the sandbox").await;
+    until(|| lab.find("[data-testid=recorder]").is_some()).await;
+    assert_eq!(steps(), "1", "the recording goes on");
+    lab.click("Undo mark").await;
+    until(|| steps() == "0").await;
+    let field: HtmlInputElement = lab.find("#rec-narration-fa").unwrap().unchecked_into();
+    assert_eq!(field.value(), "مانده {balance:account-7} است.");
+}

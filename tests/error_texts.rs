@@ -5,6 +5,7 @@
 
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{FieldError, LabError, ReplayError, SessionError, SettingError};
+use idempotency_lab::walkthrough::{FactError, RecordError, TeacherError, TemplateError};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult};
 
 fn lab_errors() -> Vec<LabError> {
@@ -75,6 +76,43 @@ fn session_errors() -> Vec<SessionError> {
 
 /// Each text is not empty and unlike every other text of the list; in a
 /// language other than English, it is not the English `Display` either.
+fn record_errors() -> Vec<RecordError> {
+    let template = |error| RecordError::Template {
+        lang: Lang::Fa,
+        piece: "narration",
+        error,
+    };
+    vec![
+        RecordError::NoNarration,
+        RecordError::Languages {
+            expected: vec![Lang::En, Lang::Fa],
+        },
+        template(TemplateError::Unbalanced),
+        template(TemplateError::Digit('7')),
+        template(TemplateError::NotANumber("store".into())),
+        template(TemplateError::Fact(FactError::Missing(
+            "balance:bob".into(),
+        ))),
+        template(TemplateError::Fact(FactError::Unknown("weather".into()))),
+        RecordError::Template {
+            lang: Lang::En,
+            piece: "explanation",
+            error: TemplateError::Unbalanced,
+        },
+        RecordError::Question("weather".into()),
+        RecordError::NoQuestionText(Lang::Fa),
+        RecordError::Unanswered {
+            step: 2,
+            fact: "outcome:last".into(),
+        },
+        RecordError::HistoryChanged,
+        RecordError::TooManySteps,
+        RecordError::NoSteps,
+        RecordError::QuestionLast,
+        RecordError::Scenario(TeacherError::NoLanguage),
+    ]
+}
+
 fn check(texts: Vec<(String, String)>, english: bool, what: &str) {
     for (i, (said, display)) in texts.iter().enumerate() {
         assert!(!said.trim().is_empty(), "{what} {i}");
@@ -113,5 +151,46 @@ fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
             lang == Lang::En,
             &format!("{lang:?} session"),
         );
+        check(
+            record_errors()
+                .iter()
+                .map(|e| (t.teacher.record_error(e), e.to_string()))
+                .collect(),
+            lang == Lang::En,
+            &format!("{lang:?} recorder"),
+        );
     }
+    // What a refusal names is in it: the step, the fact, the digit, the language.
+    let said = |lang: Lang, i: usize| lang.texts().teacher.record_error(&record_errors()[i]);
+    assert!(said(Lang::En, 3).contains("“7”"), "{}", said(Lang::En, 3));
+    assert!(
+        said(Lang::En, 3).starts_with("Persian narration"),
+        "{}",
+        said(Lang::En, 3)
+    );
+    assert!(
+        said(Lang::Fa, 5).contains("«balance:bob»"),
+        "{}",
+        said(Lang::Fa, 5)
+    );
+    assert!(
+        said(Lang::En, 10).contains("Step 2 asks about “outcome:last”"),
+        "{}",
+        said(Lang::En, 10)
+    );
+    assert!(
+        said(Lang::Fa, 10).contains("گام ۲"),
+        "{}",
+        said(Lang::Fa, 10)
+    );
+    assert!(
+        said(Lang::En, 12).contains("at most 40 steps"),
+        "{}",
+        said(Lang::En, 12)
+    );
+    assert!(
+        said(Lang::Fa, 15).contains("no words in any language"),
+        "{}",
+        said(Lang::Fa, 15)
+    );
 }

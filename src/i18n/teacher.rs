@@ -6,6 +6,7 @@ use std::ops::Deref;
 
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
+use crate::walkthrough::{FactError, RecordError, TemplateError};
 
 words!(
     /// The teacher panel's messages that take no value.
@@ -106,5 +107,85 @@ impl TeacherTexts {
             "teacher.written_in",
             &[("language", Arg::Text(language.to_owned()))],
         )
+    }
+
+    /// A language's name in the page's language.
+    pub fn language(&self, lang: crate::i18n::Lang) -> &'static str {
+        self.catalog.word(if lang == crate::i18n::Lang::Fa {
+            "language_name.persian"
+        } else {
+            "language_name.english"
+        })
+    }
+
+    /// Why a mark, an undo, a preview or the end of a recording was refused,
+    /// in the page's words (a whole scenario's refusal keeps the file
+    /// checker's own words inside).
+    pub fn record_error(&self, error: &RecordError) -> String {
+        let say = |key: &str, args: &[(&str, Arg)]| self.catalog.say(key, args);
+        let text = |s: &str| Arg::Text(s.to_owned());
+        match error {
+            RecordError::NoNarration => say("teacher.error.no_narration", &[]),
+            RecordError::Languages { expected } => {
+                let names: Vec<_> = expected.iter().map(|l| self.language(*l)).collect();
+                say(
+                    "teacher.error.languages",
+                    &[("languages", text(&names.join(" · ")))],
+                )
+            }
+            RecordError::Template { lang, piece, error } => {
+                let piece = self.catalog.word(match *piece {
+                    "explanation" => "teacher.piece.explanation",
+                    _ => "teacher.piece.narration",
+                });
+                let at = [
+                    ("language", text(self.language(*lang))),
+                    ("piece", text(piece)),
+                ];
+                let with = |name: &'static str, value: String| {
+                    let mut args = at.to_vec();
+                    args.push((name, Arg::Text(value)));
+                    args
+                };
+                match error {
+                    TemplateError::Unbalanced => say("teacher.error.unbalanced", &at),
+                    TemplateError::Digit(c) => {
+                        say("teacher.error.digit", &with("digit", c.to_string()))
+                    }
+                    TemplateError::NotANumber(fact) => {
+                        say("teacher.error.not_a_number", &with("fact", fact.clone()))
+                    }
+                    TemplateError::Fact(FactError::Missing(fact)) => {
+                        say("teacher.error.missing_fact", &with("fact", fact.clone()))
+                    }
+                    TemplateError::Fact(FactError::Unknown(fact) | FactError::NotDrawn(fact)) => {
+                        say("teacher.error.unknown_fact", &with("fact", fact.clone()))
+                    }
+                }
+            }
+            RecordError::Question(_) => say("teacher.error.question", &[]),
+            RecordError::NoQuestionText(lang) => say(
+                "teacher.error.no_question_text",
+                &[("language", text(self.language(*lang)))],
+            ),
+            RecordError::Unanswered { step, fact } => say(
+                "teacher.error.unanswered",
+                &[("step", Arg::Count(*step as u64)), ("fact", text(fact))],
+            ),
+            RecordError::HistoryChanged => say("teacher.error.history_changed", &[]),
+            RecordError::TooManySteps => say(
+                "teacher.error.too_many_steps",
+                &[(
+                    "n",
+                    Arg::Count(crate::walkthrough::MAX_TEACHER_STEPS as u64),
+                )],
+            ),
+            RecordError::NoSteps => say("teacher.error.no_steps", &[]),
+            RecordError::QuestionLast => say("teacher.error.question_last", &[]),
+            RecordError::Scenario(error) => say(
+                "teacher.error.scenario",
+                &[("reason", text(&error.to_string()))],
+            ),
+        }
     }
 }

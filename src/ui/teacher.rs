@@ -254,7 +254,7 @@ impl Teacher {
     }
 
     fn refuse(self, error: RecordError) {
-        self.say(error.to_string(), true);
+        self.say(self.texts().record_error(&error), true);
     }
 
     /// Takes the last mark back: its words return to the fields.

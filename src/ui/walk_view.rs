@@ -248,7 +248,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                             <p class="walk-lesson-title" data-testid="walk-guest">{title}</p>
                             {move || written_in().map(|shown| view! {
                                 <p class="walk-written-in" data-testid="written-in">
-                                    {lang().texts().teacher.written_in(shown.name())}
+                                    {lang().texts().teacher.written_in(lang().texts().teacher.language(shown))}
                                 </p>
                             })}
                         }
