@@ -45,6 +45,9 @@ fn fill(fields: &PerLang, words: &BTreeMap<Lang, String>) {
 pub struct Said {
     pub text: String,
     pub error: bool,
+    /// About the end of a recording (`Finish`): said beside that button,
+    /// the rest beside `Mark step`.
+    pub at_end: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -120,7 +123,11 @@ impl Teacher {
     }
 
     fn say(self, text: String, error: bool) {
-        self.said.set(Some(Said { text, error }));
+        self.said.set(Some(Said {
+            text,
+            error,
+            at_end: false,
+        }));
     }
 
     /// Says it where the person is looking: the page's notice, which floats
@@ -253,6 +260,14 @@ impl Teacher {
         }
     }
 
+    fn refuse_at_end(self, text: String) {
+        self.said.set(Some(Said {
+            text,
+            error: true,
+            at_end: true,
+        }));
+    }
+
     fn refuse(self, error: RecordError) {
         self.say(self.texts().record_error(&error), true);
     }
@@ -296,7 +311,7 @@ impl Teacher {
         };
         let scenario = match recording.finish(&read(&self.title), &read(&self.challenge)) {
             Ok(scenario) => scenario,
-            Err(error) => return self.refuse(error),
+            Err(error) => return self.refuse_at_end(self.texts().record_error(&error)),
         };
         let mut shelf = self.shelf.get_untracked();
         let kept = match self.editing.get_untracked() {
@@ -311,7 +326,7 @@ impl Teacher {
                 self.shared.set(Some(at));
                 self.say(self.texts().saved.to_string(), false);
             }
-            Err(error) => self.say(self.texts().refused(&error.to_string()), true),
+            Err(error) => self.refuse_at_end(self.texts().refused(&error.to_string())),
         }
     }
 

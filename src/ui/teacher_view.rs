@@ -57,17 +57,25 @@ pub fn TeacherView(ctl: Controller, teacher: Teacher) -> impl IntoView {
                     .into_any()
                 }
             }}
-            // Always on the page, so what appears in it is read out.
-            <div class="teacher-said" role="status" aria-live="polite">
-                {move || teacher.said.get().map(|said| view! {
-                    <p class:error=said.error data-testid="teacher-said" data-error=said.error.to_string()>
-                        {said.text}
-                    </p>
-                })}
-            </div>
+            // Outside a recording, what opening or keeping a scenario said.
+            {move || (!recording()).then(|| said_region(teacher, |_| true))}
             <SharedScenario ctl=ctl teacher=teacher />
             <Shelf ctl=ctl teacher=teacher />
         </section>
+    }
+}
+
+/// Where the panel says what came of a press: a live region, drawn before
+/// anything appears in it so it is read out. `shows` picks what it says.
+fn said_region(teacher: Teacher, shows: fn(&super::teacher::Said) -> bool) -> impl IntoView {
+    view! {
+        <div class="teacher-said" role="status" aria-live="polite">
+            {move || teacher.said.get().filter(shows).map(|said| view! {
+                <p class:error=said.error data-testid="teacher-said" data-error=said.error.to_string()>
+                    {said.text}
+                </p>
+            })}
+        </div>
     }
 }
 
@@ -289,6 +297,7 @@ fn Recorder(ctl: Controller, teacher: Teacher) -> impl IntoView {
                     {move || t().preview}
                 </button>
             </div>
+            {said_region(teacher, |said| !said.at_end)}
             <PerLangFields ctl=ctl fields=teacher.title stem="rec-title" labels=|t| [t.title_en, t.title_fa] />
             <PerLangFields
                 ctl=ctl
@@ -305,6 +314,7 @@ fn Recorder(ctl: Controller, teacher: Teacher) -> impl IntoView {
                     {move || t().stop}
                 </button>
             </div>
+            {said_region(teacher, |said| said.at_end)}
         </div>
     }
 }
