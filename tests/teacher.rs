@@ -78,6 +78,8 @@ fn titled() -> BTreeMap<Lang, String> {
 #[test]
 fn a_recorded_scenario_plays_from_a_new_lab_to_the_sandboxs_world_and_is_told_from_it() {
     let (recording, lab) = recorded();
+    assert_eq!(recording.steps(), 2);
+    assert_eq!(Recording::new().steps(), 0);
     let scenario = recording.finish(&titled(), &BTreeMap::new()).unwrap();
     assert_eq!(scenario.languages(), vec![Lang::En, Lang::Fa]);
     let script = scenario.script();
@@ -225,6 +227,13 @@ fn a_question_is_answered_at_the_next_mark_or_that_mark_is_refused() {
         .preview(&BTreeMap::new(), |l| format!("untitled {}", l.tag()))
         .unwrap();
     assert_eq!(preview.script().steps[0].question, None);
+    assert_eq!(preview.title(Lang::Fa), "untitled fa");
+    // A title given is the preview's, in its language; a blank one is none.
+    let given = words(&[(Lang::En, "Given"), (Lang::Fa, "  ")]);
+    let preview = recording
+        .preview(&given, |l| format!("untitled {}", l.tag()))
+        .unwrap();
+    assert_eq!(preview.title(Lang::En), "Given");
     assert_eq!(preview.title(Lang::Fa), "untitled fa");
     // No receipt yet: the next mark cannot reveal the answer.
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();

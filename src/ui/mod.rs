@@ -634,16 +634,12 @@ fn restore_page(ctl: Controller, walk: Walk, found: Result<AtStart, ChunkError>)
 /// The teacher's scenarios this browser keeps, and the one a `#teach=` link
 /// opens (at start, or pasted into this tab later): kept, then played.
 fn open_teachers(teacher: teacher::Teacher) {
-    teacher.persist();
-    let open = move || {
+    teacher.start_up();
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
         if let Some(token) = page_env::teach_token() {
-            teacher.open_link(&token);
-            // Kept in the list: a reload opens the sandbox, not the link again.
-            page_env::forget_link();
+            teacher.open_link(token);
         }
-    };
-    open();
-    let listener = window_event_listener(leptos::ev::hashchange, move |_| open());
+    });
     on_cleanup(move || listener.remove());
 }
 

@@ -16,8 +16,28 @@ use crate::walkthrough::{
 };
 
 use super::controller::{Controller, Notice, Replacement};
+use super::deferred::{arrive, with_retries};
 use super::page_env;
 use super::walk::Walk;
+
+super::deferred::part! {
+    /// Reads the scenarios this browser kept and a link's: in the panels'
+    /// chunk of a split build, so the first load carries no scenario reader.
+    panels: fn read_kept(kept: Option<String>, token: Option<String>) -> Arrived {
+        let (shelf, unread) = kept.map(|json| Shelf::from_kept(&json)).unwrap_or_default();
+        let link = token.map(|token| from_link(&token).map_err(|e| e.to_string()));
+        Arrived { shelf, unread, link }
+    }
+}
+
+/// What [`read_kept`] read.
+#[derive(Default)]
+struct Arrived {
+    shelf: Shelf,
+    /// Kept scenarios this lab can no longer read.
+    unread: usize,
+    link: Option<Result<TeacherScenario, String>>,
+}
 
 /// One text field per language of the lab, in `Lang::ALL`'s order.
 pub type PerLang = [RwSignal<String>; 2];
@@ -93,29 +113,73 @@ impl Teacher {
         }
     }
 
-    /// Reads the list this browser kept, and keeps it from now on.
-    pub fn persist(self) {
-        let (shelf, unread) = page_env::load_shelf()
-            .map(|json| Shelf::from_kept(&json))
-            .unwrap_or_default();
-        self.shelf.set(shelf);
-        if unread > 0 {
-            self.say(self.texts().kept_unread.to_string(), true);
-        }
-        // Written whenever it differs from what the browser has: the list
-        // read at start is kept already (and may change before this first runs).
-        let kept = StoredValue::new(self.shelf.with_untracked(Shelf::to_json));
+    /// At start: reads the list this browser kept (and keeps it from now
+    /// on), then opens the scenario of a `#teach=` link, if the address has one.
+    pub fn start_up(self) {
+        let kept = page_env::load_shelf();
+        let token = page_env::teach_token();
+        // Kept in the browser from when the list was read, and only then: a
+        // list that could not be read is never written over.
+        let saved = StoredValue::new(None::<String>);
         Effect::new(move |_| {
             let json = self.shelf.with(Shelf::to_json);
-            if kept.with_value(|k| *k == json) {
+            let Some(same) = saved.with_value(|k| k.as_ref().map(|k| *k == json)) else {
+                return;
+            };
+            if same {
                 return;
             }
             if page_env::save_shelf(&json) {
-                kept.set_value(json);
+                saved.set_value(Some(json));
             } else {
                 self.say(self.texts().not_kept.to_string(), true);
             }
         });
+        leptos::task::spawn_local(async move {
+            let arrived = if kept.is_none() && token.is_none() {
+                Ok(Arrived::default())
+            } else {
+                with_retries(|| arrive!(read_kept(kept.clone(), token.clone())), None).await
+            };
+            let Ok(arrived) = arrived else {
+                // The link stays in the address, and the list in the browser.
+                let failed = self.ctl.lang.get_untracked().texts().part_failed;
+                return self.announce(failed.to_string(), true);
+            };
+            saved.set_value(Some(arrived.shelf.to_json()));
+            self.shelf.set(arrived.shelf);
+            if arrived.unread > 0 {
+                self.say(self.texts().kept_unread.to_string(), true);
+            }
+            self.opened(arrived.link);
+        });
+    }
+
+    /// A `#teach=` link pasted into this tab later.
+    pub fn open_link(self, token: String) {
+        leptos::task::spawn_local(async move {
+            let read = with_retries(|| arrive!(read_kept(None, Some(token.clone()))), None).await;
+            match read {
+                Ok(arrived) => self.opened(arrived.link),
+                Err(_) => {
+                    let failed = self.ctl.lang.get_untracked().texts().part_failed;
+                    self.announce(failed.to_string(), true);
+                }
+            }
+        });
+    }
+
+    /// What a link held: kept and played, or refused with why.
+    fn opened(self, link: Option<Result<TeacherScenario, String>>) {
+        match link {
+            None => {}
+            Some(Ok(scenario)) => {
+                // Kept in the list: a reload opens the sandbox, not the link again.
+                page_env::forget_link();
+                self.keep_and_play(vec![scenario]);
+            }
+            Some(Err(reason)) => self.announce(self.texts().refused(&reason), true),
+        }
     }
 
     fn texts(self) -> &'static crate::i18n::TeacherTexts {
@@ -134,16 +198,6 @@ impl Teacher {
     /// over whatever is in view (a link opens before the panel is drawn).
     fn announce(self, text: String, error: bool) {
         self.ctl.notice.set(Some(Notice::Teacher { text, error }));
-    }
-
-    /// Opens the scenario of a `#teach=` link: kept in the list and played.
-    pub fn open_link(self, token: &str) {
-        match from_link(token) {
-            Ok(scenario) => self.keep_and_play(vec![scenario]),
-            Err(error) => {
-                self.announce(self.texts().refused(&error.to_string()), true);
-            }
-        }
     }
 
     /// Opens a file a person chose: one scenario, or a list exported before.

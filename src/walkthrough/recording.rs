@@ -14,7 +14,7 @@ use super::teacher::{
     TeacherError, TeacherFile, TeacherScenario, MAX_TEACHER_STEPS, TEACHER_FORMAT, TEACHER_ID,
     TEACHER_VERSION,
 };
-use super::tour::run_step;
+use super::tour::play_to;
 use crate::i18n::Lang;
 use crate::lab::{Action, Invariant, Lab};
 
@@ -381,20 +381,16 @@ impl Recording {
     /// A scenario opened again to be edited: the recording as it was when
     /// finished, and the lab its steps make, which becomes the sandbox.
     pub fn resume(scenario: &TeacherScenario) -> Result<(Recording, Lab), RecordError> {
-        let mut lab = Lab::new();
-        let mut recording = Recording::new();
+        let script = scenario.script();
         let languages = scenario.languages();
-        for (n, step) in scenario.script().steps.iter().enumerate() {
-            run_step(&mut lab, step).map_err(|error| {
-                RecordError::Scenario(TeacherError::Content(
-                    None,
-                    super::tour::ContentError::Refused {
-                        scenario: TEACHER_ID.to_string(),
-                        step: n + 1,
-                        error,
-                    },
-                ))
-            })?;
+        let mut recording = Recording::new();
+        let mut lab = Lab::new();
+        // Each step's lab as the player reaches it, so the marks are where
+        // the player's steps are (a scenario checked whole always plays).
+        for (n, step) in script.steps.iter().enumerate() {
+            lab = play_to(script, n)
+                .map_err(|e| RecordError::Scenario(TeacherError::Content(None, e)))?
+                .1;
             recording.marks.push(lab.history().actions.clone());
             recording.steps.push(step.clone());
             recording.words.push(draft_of(scenario, &languages, n));
