@@ -343,6 +343,30 @@ fn time_that_runs_on_past_a_mark_belongs_to_the_next_step() {
 }
 
 #[test]
+fn a_shorter_wait_where_a_marked_one_was_is_the_history_changed_not_time_gone_on() {
+    let mut lab = Lab::new();
+    let mut recording = Recording::new();
+    let grant = || Action::Send {
+        grant: GrantPoints::new("k", "alice", 100),
+        lose_acknowledgement: false,
+    };
+    lab.dispatch(grant()).unwrap();
+    lab.dispatch(Action::Wait { ms: 500 }).unwrap();
+    recording.mark(&lab, said("Waited.", "صبر.")).unwrap();
+    // Undone and done again with less time: as long a history, a shorter wait.
+    while !lab.history().actions.is_empty() {
+        lab.undo().unwrap();
+    }
+    lab.dispatch(grant()).unwrap();
+    lab.dispatch(Action::Wait { ms: 200 }).unwrap();
+    assert_eq!(
+        lab.history().actions,
+        vec![grant(), Action::Wait { ms: 200 }]
+    );
+    assert_eq!(recording.pending(&lab), Err(RecordError::HistoryChanged));
+}
+
+#[test]
 fn a_sandbox_that_went_back_before_a_mark_is_refused_until_the_mark_is_undone() {
     let (mut recording, mut lab) = recorded();
     lab.undo().unwrap();
