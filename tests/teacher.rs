@@ -566,9 +566,14 @@ fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
     // One bad scenario refuses the list whole, naming it.
     let mut list: serde_json::Value = serde_json::from_str(&json).unwrap();
     list["scenarios"][1]["version"] = 7.into();
+    let refused = read_scenarios(&list.to_string()).unwrap_err();
     assert_eq!(
-        read_scenarios(&list.to_string()),
-        Err(ShelfError::Scenario(Some(2), TeacherError::Version(7)))
+        refused,
+        ShelfError::Scenario(Some(2), TeacherError::Version(7))
+    );
+    assert_eq!(
+        refused.to_string(),
+        "scenario 2: the file is version 7; this lab reads version 1"
     );
     // What the browser kept and this lab cannot read is left out and counted.
     assert_eq!(
@@ -591,4 +596,11 @@ fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
     }
     assert_eq!(shelf.add(first), Err(ShelfError::Full));
     assert_eq!(shelf.scenarios().len(), MAX_SHELF);
+    assert!(ShelfError::Full
+        .to_string()
+        .contains("50 scenarios are kept already"));
+    // A full list is far larger than one scenario may be, and reads back whole.
+    let full = shelf.to_json();
+    assert!(full.len() > idempotency_lab::walkthrough::MAX_TEACHER_BYTES);
+    assert_eq!(read_scenarios(&full).unwrap(), shelf.scenarios());
 }
