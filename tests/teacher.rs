@@ -604,3 +604,55 @@ fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
     assert!(full.len() > idempotency_lab::walkthrough::MAX_TEACHER_BYTES);
     assert_eq!(read_scenarios(&full).unwrap(), shelf.scenarios());
 }
+
+#[test]
+fn the_limits_hold_at_their_edges() {
+    use idempotency_lab::walkthrough::{read_scenarios, ShelfError, MAX_SHELF};
+    use idempotency_lab::walkthrough::{MAX_TEACHER_STEPS, SHELF_FORMAT};
+    let file = file_json();
+    // A file of exactly the largest size is read; a byte more is not.
+    let text = file.to_string();
+    let padded = |len: usize| format!("{text}{}", " ".repeat(len - text.len()));
+    assert!(TeacherScenario::parse(&padded(MAX_TEACHER_BYTES)).is_ok());
+    assert!(matches!(
+        TeacherScenario::parse(&padded(MAX_TEACHER_BYTES + 1)),
+        Err(TeacherError::TooLarge { .. })
+    ));
+    // As many steps as a scenario may have, and one more.
+    let with_steps = |n: usize| {
+        let mut f = file.clone();
+        let step = f["scripts"]["scenarios"][0]["steps"][1].clone();
+        let steps = f["scripts"]["scenarios"][0]["steps"]
+            .as_array_mut()
+            .unwrap();
+        steps.resize(n, step);
+        for lang in ["en", "fa"] {
+            let words = &mut f["languages"][lang]["scenarios"]["teacher"]["steps"];
+            let last = words[1].clone();
+            words.as_array_mut().unwrap().resize(n, last);
+        }
+        TeacherScenario::parse(&f.to_string())
+    };
+    assert!(with_steps(MAX_TEACHER_STEPS).is_ok());
+    assert_eq!(
+        with_steps(MAX_TEACHER_STEPS + 1),
+        Err(TeacherError::TooManySteps(MAX_TEACHER_STEPS + 1))
+    );
+    // A list of as many scenarios as are kept, and one more.
+    let list = |n: usize| {
+        serde_json::json!({
+            "format": SHELF_FORMAT,
+            "version": 1,
+            "scenarios": vec![file.clone(); n],
+        })
+        .to_string()
+    };
+    assert_eq!(read_scenarios(&list(MAX_SHELF)).unwrap().len(), MAX_SHELF);
+    assert_eq!(read_scenarios(&list(MAX_SHELF + 1)), Err(ShelfError::Full));
+    // A list far past what any list may be is refused before it is read as one.
+    let huge = format!("{}{}", list(1), " ".repeat(MAX_SHELF * MAX_TEACHER_BYTES));
+    assert!(matches!(
+        read_scenarios(&huge),
+        Err(ShelfError::Scenario(None, TeacherError::TooLarge { .. }))
+    ));
+}
