@@ -656,3 +656,51 @@ fn the_limits_hold_at_their_edges() {
         Err(ShelfError::Scenario(None, TeacherError::TooLarge { .. }))
     ));
 }
+
+#[test]
+fn a_scenario_too_long_for_a_link_says_so_and_its_file_still_carries_it() {
+    use idempotency_lab::walkthrough::MAX_PIECE_CHARS;
+    let mut file = file_json();
+    // Words that do not pack: letters in no pattern.
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut noise = |n: usize| -> String { (0..n).map(|_| rng.lowercase()).collect() };
+    for lang in ["en", "fa"] {
+        for step in 0..2 {
+            let narration =
+                &mut file["languages"][lang]["scenarios"]["teacher"]["steps"][step]["narration"];
+            *narration = noise(MAX_PIECE_CHARS).into();
+        }
+        file["languages"][lang]["scenarios"]["teacher"]["challenge"] =
+            noise(MAX_PIECE_CHARS).into();
+        file["languages"][lang]["scenarios"]["teacher"]["hint"] = noise(MAX_PIECE_CHARS).into();
+        file["languages"][lang]["scenarios"]["teacher"]["challenge_met"] =
+            noise(MAX_PIECE_CHARS).into();
+    }
+    let scenario =
+        TeacherScenario::parse(&file.to_string()).expect("a piece of the most characters is read");
+    let error = to_link(&scenario).unwrap_err();
+    let LinkError::TooLong { chars } = error else {
+        panic!("{error:?}");
+    };
+    assert!(chars > MAX_LINK_CHARS, "{chars}");
+    assert_eq!(
+        error.to_string(),
+        format!("the link's scenario is {chars} characters; a link holds at most 12000")
+    );
+    assert_eq!(
+        TeacherScenario::parse(&scenario.to_json()).unwrap(),
+        scenario
+    );
+    // One character more in a piece is refused.
+    file["languages"]["en"]["scenarios"]["teacher"]["hint"] = noise(MAX_PIECE_CHARS + 1).into();
+    assert!(matches!(
+        TeacherScenario::parse(&file.to_string()),
+        Err(TeacherError::TooLong { chars, .. }) if chars == MAX_PIECE_CHARS + 1
+    ));
+    // Each refusal of a link says what it is.
+    assert_eq!(
+        LinkError::Damaged.to_string(),
+        "the link is damaged: it may have been cut short"
+    );
+    assert!(LinkError::Unpacks.to_string().contains("more than 64 KB"));
+}
