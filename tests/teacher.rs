@@ -513,7 +513,10 @@ fn a_damaged_or_oversized_link_is_refused_whole() {
     );
     assert_eq!(from_link("not base64 at all!"), Err(LinkError::Damaged));
     // A token of the most characters is read (this one is no scenario).
-    assert_eq!(from_link(&"A".repeat(MAX_LINK_CHARS)), Err(LinkError::Damaged));
+    assert_eq!(
+        from_link(&"A".repeat(MAX_LINK_CHARS)),
+        Err(LinkError::Damaged)
+    );
     assert_eq!(
         from_link(&"A".repeat(MAX_LINK_CHARS + 1)),
         Err(LinkError::TooLong {
