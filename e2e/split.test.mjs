@@ -108,11 +108,11 @@ for (const lang of ['en', 'fa']) {
       await page.goto(`${suite.server.url}?lang=${lang}`);
       await page.waitForSelector('body[data-settled="true"]');
       const said = page.getByTestId('part-failed');
-      // Storage, callers, queue, share, the explorer and store each say it;
-      // the embed dialog too, but only once it is asked for; the promises and
-      // the chart, in the first load, are there all the same.
-      assert.equal(await said.count(), 7);
-      assert.equal(await page.locator('[data-testid="part-failed"]:visible').count(), 6);
+      // Storage, callers, queue, share, the explorer, your own scenarios and
+      // store each say it; the embed dialog too, but only once it is asked
+      // for; the promises and the chart, in the first load, are there all the same.
+      assert.equal(await said.count(), 8);
+      assert.equal(await page.locator('[data-testid="part-failed"]:visible').count(), 7);
       assert.equal(await page.locator('.embed-slot [data-testid="part-failed"]').isVisible(), false);
       await page.locator('#invariants-title').waitFor();
       await page.locator('#chart-title').waitFor();
