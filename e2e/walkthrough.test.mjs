@@ -54,7 +54,7 @@ async function waitForStep(page, n, of) {
 for (const lang of ['en', 'fa']) {
   test(`every scenario opens by deep link in ${lang}, steps to its end by keyboard and back to the same step 1`, async () => {
     await suite.withLab({ query: `?lang=${lang}` }, async (page) => {
-      for (const scenario of scripts.scenarios) {
+      for (const [index, scenario] of scripts.scenarios.entries()) {
         const n = scenario.steps.length;
         await page.goto(`${suite.server.url}?scenario=${scenario.id}&step=1&lang=${lang}`);
         await page.waitForSelector('body[data-settled="true"]');
@@ -73,12 +73,22 @@ for (const lang of ['en', 'fa']) {
           await waitForStep(page, step, n);
           texts.push(await narration(page).innerText());
         }
-        // At the end, forward does nothing.
-        await page.keyboard.press(T[lang].forward);
-        await waitForStep(page, n, n);
         assert.equal(new Set(texts).size, n, `${scenario.id}: every step says something of its own`);
         for (const text of texts) assert.doesNotMatch(text, /[{}]|^\(/, `${scenario.id}: filled in`);
         const last = await seen(page);
+        // At the end, forward opens the next section's first step (a clicker
+        // goes on), and backward comes back to this one's last; after the last
+        // section forward stays.
+        await page.keyboard.press(T[lang].forward);
+        const following = scripts.scenarios[index + 1];
+        if (following) {
+          await waitForStep(page, 1, following.steps.length);
+          assert.equal(await page.getByTestId('scenario-select').inputValue(), String(index + 1));
+          await page.keyboard.press(T[lang].backward);
+        }
+        await waitForStep(page, n, n);
+        assert.equal(await page.getByTestId('scenario-select').inputValue(), String(index));
+        assert.equal(await seen(page), last, `${scenario.id}: back from the next section is the same last step`);
         for (let step = n - 1; step >= 1; step--) {
           await page.keyboard.press(T[lang].backward);
           await waitForStep(page, step, n);

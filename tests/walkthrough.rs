@@ -6,8 +6,8 @@ use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{to_json, Action, FieldError, Lab, Setting};
 use idempotency_lab::sim::StoreKind;
 use idempotency_lab::walkthrough::{
-    advance, answer, handout, has_time, judge, met, ops, render, reveal, run_step, Answer, Content,
-    ContentError, Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
+    advance, answer, handout, has_time, judge, met, ops, question_text, render, reveal, run_step,
+    Answer, Content, ContentError, Fact, FactError, Op, RowRef, TemplateError, Tour, Value,
 };
 use idempotency_lab::GrantPoints;
 
@@ -42,7 +42,8 @@ fn fingerprint(lab: &Lab) -> String {
 /// Every step of every scenario runs on the lab, and every piece of its text is
 /// filled from the world at that step, in both languages (printed, for a
 /// translator to read with `--nocapture`). A question's answer is one of its
-/// choices, and its explanation is filled from the step that reveals it.
+/// choices, and its text and explanation are filled from the step that
+/// reveals it.
 #[test]
 fn every_step_runs_and_every_text_is_filled_from_the_world() {
     for lang in Lang::ALL {
@@ -97,7 +98,7 @@ fn every_step_runs_and_every_text_is_filled_from_the_world() {
                 let explain = text.steps[n].explain.as_deref().unwrap();
                 println!(
                     "     Q: {} -> {value:?}; {}",
-                    text.steps[n].question.as_deref().unwrap(),
+                    fill(text.steps[n].question.as_deref().unwrap(), &revealed.lab),
                     fill(explain, &revealed.lab)
                 );
             }
@@ -487,8 +488,9 @@ fn answers_are_judged_by_value_in_any_digits() {
     assert_eq!(judge(&applied, "replayed"), Ok(false));
 }
 
-/// Both languages fill the same facts at each step: a translator cannot state
-/// another number than the English does, nor drop one.
+/// Both languages fill the same facts at each step (narration, question and
+/// explanation): a translator cannot state another number than the English
+/// does, nor drop one.
 #[test]
 fn both_languages_state_the_same_facts_at_every_step() {
     let placeholders = |text: &str| {
@@ -516,6 +518,12 @@ fn both_languages_state_the_same_facts_at_every_step() {
                 "{id} step {} explain",
                 n + 1
             );
+            assert_eq!(
+                placeholders(e.question.as_deref().unwrap_or("")),
+                placeholders(f.question.as_deref().unwrap_or("")),
+                "{id} step {} question",
+                n + 1
+            );
         }
     }
 }
@@ -541,13 +549,27 @@ fn hand_written_numbers_and_unknown_accounts_are_refused() {
         );
     }
     assert_eq!(
-        edited(|f| f["scenarios"]["s2"]["steps"][1]["question"] = "Was it {balance:alice}?".into()),
+        edited(|f| f["scenarios"]["s2"]["steps"][1]["question"] = "Was it 100?".into()),
         Err(ContentError::HandWritten {
             scenario: "s2".into(),
             step: Some(2),
             piece: "question"
         })
     );
+    // A question reads only the facts of its premise (s2's: the processing
+    // time and the caller's timeout).
+    assert_eq!(
+        edited(|f| f["scenarios"]["s2"]["steps"][1]["question"] = "Was it {balance:alice}?".into()),
+        Err(ContentError::NotInPremise {
+            scenario: "s2".into(),
+            step: 2,
+            fact: "balance:alice".into()
+        })
+    );
+    assert!(edited(
+        |f| f["scenarios"]["s2"]["steps"][1]["question"] = "After {processing-time} ms?".into()
+    )
+    .is_ok());
     assert_eq!(
         edited(
             |f| f["scenarios"]["s2"]["steps"][1]["choices"]["never-applied"] = "۰ points".into()
@@ -828,6 +850,67 @@ fn every_fact_reads_the_world() {
     );
 }
 
+/// The newest burst's size: its callers sent at one moment, whether the queue
+/// took them or they wait for room; a stress run's batch job is no burst.
+#[test]
+fn the_burst_size_counts_the_newest_bursts_callers() {
+    let burst_size = Fact::parse("burst-size").unwrap();
+    let read = |lab: &Lab| burst_size.read(lab.state(), "burst-size");
+    assert!(matches!(
+        Fact::parse("burst-size:1"),
+        Err(FactError::Unknown(_))
+    ));
+    // s5: twenty callers, sixteen in the queue and four waiting for room.
+    let content = content(Lang::En);
+    let before = Tour::open(&content.scripts, 4, 0).unwrap();
+    assert_eq!(
+        read(&before.lab),
+        Err(FactError::Missing("burst-size".into()))
+    );
+    let s5 = Tour::open(&content.scripts, 4, 1).unwrap();
+    assert_eq!(read(&s5.lab), Ok(Value::Number(20)));
+    // Still the same burst once the consumer has answered them all.
+    let s5 = Tour::open(&content.scripts, 4, 2).unwrap();
+    assert_eq!(read(&s5.lab), Ok(Value::Number(20)));
+    // A later burst is the newest, a grant sent by hand changes nothing, and
+    // a stress run is no burst.
+    let mut lab = Lab::new();
+    let burst = |count| Action::Burst {
+        account_id: "alice".into(),
+        points: 10,
+        count,
+    };
+    lab.dispatch(burst(3)).unwrap();
+    lab.skip_to_idle().unwrap();
+    assert_eq!(read(&lab), Ok(Value::Number(3)));
+    lab.dispatch(burst(5)).unwrap();
+    assert_eq!(read(&lab), Ok(Value::Number(5)));
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("k", "bob", 100),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.dispatch(Action::Stress {
+        account_id: "carol".into(),
+        points: 10,
+        count: 40,
+        duplicate_percent: 0,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    assert_eq!(read(&lab), Ok(Value::Number(5)));
+    let mut stressed = Lab::new();
+    stressed
+        .dispatch(Action::Stress {
+            account_id: "carol".into(),
+            points: 10,
+            count: 4,
+            duplicate_percent: 0,
+        })
+        .unwrap();
+    assert!(matches!(read(&stressed), Err(FactError::Missing(_))));
+}
+
 /// A slice moves the clock by exactly its length, across the step's waits.
 #[test]
 fn a_slice_moves_the_clock_by_exactly_its_length() {
@@ -918,7 +1001,11 @@ fn a_handout_prints_what_the_player_shows_and_the_answers_it_reveals() {
                     continue;
                 };
                 let words = &text.steps[n];
-                assert_eq!(Some(&question.text), words.question.as_ref());
+                // As the player asks it: its premise read from the world
+                // after the next step.
+                let told = question_text(script, text, n, number(lang)).unwrap();
+                assert_eq!(Some(&question.text), told.as_ref());
+                assert!(!question.text.contains('{'), "{}", question.text);
                 let revealed = reveal(&content.scripts, index, n).unwrap().unwrap();
                 let expected = match (&revealed.value, &asked.answer) {
                     (Value::Number(v), Answer::Number { .. }) => lang.number(*v),

@@ -13,7 +13,7 @@ words!(
     /// The walkthrough's messages that take no value.
     WalkWords, "walk." {
     open, region, section, next, previous, restart, skip, try_it, presenter, close, play,
-    pause, pace, keys, shortcuts, everything, next_section, walked, reveal_answer, the_answer, keys_title, keys_off, close_keys, predict, answer, check,
+    pause, pace, keys, shortcuts, everything, next_section, course_done, walked, reveal_answer, the_answer, keys_title, keys_off, close_keys, predict, answer, check,
     right, wrong, proof, code, deciding, challenge, hint, start_challenge, show_me,
     challenge_pending, challenge_open, leave_challenge, loading, load_failed, done, progress,
     export_progress, import_progress, progress_imported, forked, challenge_started, panels,
@@ -68,6 +68,12 @@ impl WalkTexts {
             ("walk.shortcut.8", "walk.shortcut.8.does"),
         ];
         KEYS.map(|(key, does)| (self.catalog.word(key), self.catalog.word(does)))
+    }
+
+    /// What "Show me" left to the learner: the move, told in words.
+    pub fn move_left(&self, moves: &str) -> String {
+        self.catalog
+            .say("walk.move_left", &[("move", Arg::Text(moves.to_owned()))])
     }
 
     /// A handout's step heading.

@@ -508,7 +508,40 @@ pub fn sandbox_in_columns() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Whether the person asked for less motion: then steps land at once.
+/// Brings a walkthrough question and what was just said of it (the verdict,
+/// the revealed answer) into view inside the panel that holds them: from the
+/// question's top when the two fit, else the whole of what was said. Where
+/// the panel does not scroll by itself (a phone), the page brings it in.
+pub fn show_feedback(panel: &web_sys::Element) {
+    let (Some(question), Some(said)) = (
+        panel.query_selector(".walk-question").ok().flatten(),
+        panel.query_selector(".walk-feedback-region").ok().flatten(),
+    ) else {
+        return;
+    };
+    if panel.scroll_height() <= panel.client_height() {
+        let rect = said.get_bounding_client_rect();
+        let height = window().inner_height().ok().and_then(|h| h.as_f64());
+        if height.is_some_and(|h| rect.bottom() > h || rect.top() < 0.0) {
+            said.scroll_into_view_with_bool(false);
+        }
+        return;
+    }
+    let area = panel.get_bounding_client_rect();
+    let scrolled = f64::from(panel.scroll_top());
+    let height = f64::from(panel.client_height());
+    let top = question.get_bounding_client_rect().top() - area.top() + scrolled;
+    let bottom = said.get_bounding_client_rect().bottom() - area.top() + scrolled;
+    let target = if bottom - top + 8.0 <= height {
+        top - 4.0
+    } else {
+        bottom - height + 4.0
+    };
+    if top < scrolled || bottom > scrolled + height {
+        panel.set_scroll_top(target.max(0.0) as i32);
+    }
+}
+
 /// Brings the first part a walkthrough step marks inside the panels beside the
 /// stage into view, scrolling that region alone: never the page, whose top
 /// holds the narration on a phone (where the panels do not scroll by
@@ -553,6 +586,7 @@ pub fn show_first_mark() -> bool {
     true
 }
 
+/// Whether the person asked for less motion: then steps land at once.
 pub fn reduced_motion() -> bool {
     window()
         .match_media("(prefers-reduced-motion: reduce)")
@@ -631,6 +665,18 @@ pub fn follow_details(open: leptos::prelude::RwSignal<bool>) -> impl Fn(leptos::
     move |ev| {
         let details: web_sys::HtmlDetailsElement = leptos::prelude::event_target(&ev);
         open.set(details.open());
+    }
+}
+
+/// Takes the keyboard focus off the field a key was pressed in, so the
+/// page's own keys work again.
+pub fn leave_field(ev: &web_sys::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    if let Some(field) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = field.blur();
     }
 }
 

@@ -112,6 +112,15 @@ pub struct Printed {
     pub section: Option<(usize, usize)>,
 }
 
+/// The challenge's last move, which "Show me" left to the learner: the lab's
+/// history length it left, to tell whether the learner has moved since.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveLeft {
+    pub scenario: usize,
+    at: usize,
+    pub actions: Vec<crate::lab::Action>,
+}
+
 #[derive(Clone, Copy)]
 pub struct Walk {
     pub ctl: Controller,
@@ -138,6 +147,8 @@ pub struct Walk {
     /// The scenario whose challenge the sandbox is checking.
     pub challenge: RwSignal<Option<usize>>,
     pub hint: RwSignal<bool>,
+    /// What "Show me" left to the learner, while it is left.
+    pub move_left: RwSignal<Option<MoveLeft>>,
     /// The question's answer is shown to the room ("Reveal the answer").
     pub answer_shown: RwSignal<bool>,
     /// "Show everything": every panel beside the stage, not only those the
@@ -195,6 +206,7 @@ impl Walk {
             progress: RwSignal::new(Progress::default()),
             challenge: RwSignal::new(None),
             hint: RwSignal::new(false),
+            move_left: RwSignal::new(None),
             answer_shown: RwSignal::new(false),
             everything: RwSignal::new(false),
             sandbox: StoredValue::new_local(None),
@@ -701,28 +713,57 @@ impl Walk {
             self.ctl.notice.set(None);
         }
         self.hint.set(false);
+        self.move_left.set(None);
         self.challenge.set(Some(scenario));
     }
 
     /// "Show me": in a new sandbox, performs the challenge's solution up to its
-    /// last step and shows the hint: the last move, and what it shows, are the
-    /// learner's. The sandbox's replaced lab stays the one to bring back.
+    /// last step and says which move is left: the last move, and what it
+    /// shows, are the learner's. Pressed again before the learner has moved,
+    /// it makes that move too, and the challenge is met. The sandbox's
+    /// replaced lab stays the one to bring back.
     pub fn show_me(self) {
         let (Some(content), Some(scenario)) =
             (self.content_untracked(), self.challenge.get_untracked())
         else {
             return;
         };
-        self.ctl.show(Lab::new());
         let solution = &content.scripts.scenarios[scenario].solution;
-        for step in &solution[..solution.len().saturating_sub(1)] {
+        let Some((last, before)) = solution.split_last() else {
+            return;
+        };
+        // The second press, on the lab the first one left: the last move.
+        let untouched = self.move_left.get_untracked().is_some_and(|left| {
+            left.scenario == scenario
+                && self
+                    .ctl
+                    .lab
+                    .with_untracked(|lab| lab.history().actions.len() == left.at)
+        });
+        let steps = if untouched {
+            std::slice::from_ref(last)
+        } else {
+            self.ctl.show(Lab::new());
+            before
+        };
+        for step in steps {
             let result = self.ctl.lab.try_update(|lab| run_step(lab, step));
             if let Some(Err(error)) = result {
                 self.fail(format!("{error:?}"));
                 return;
             }
         }
-        self.hint.set(true);
+        self.move_left.set((!untouched).then(|| {
+            MoveLeft {
+                scenario,
+                at: self
+                    .ctl
+                    .lab
+                    .with_untracked(|lab| lab.history().actions.len()),
+                actions: last.actions.clone(),
+            }
+        }));
+        self.hint.set(!untouched);
         self.ctl.pump();
     }
 
@@ -871,6 +912,52 @@ impl Walk {
     pub fn step_back(self) {
         self.playing.set(false);
         self.back();
+    }
+
+    /// Whether the clicker may go on past this section's ends: a section of
+    /// the course in the full lab (a lesson is one section; a guest none).
+    fn crosses_sections(self) -> bool {
+        !self.lesson() && self.guest.with_untracked(Option::is_none)
+    }
+
+    /// A clicker's "next" (Page Down, the arrow pointing the text's way): the
+    /// next step, and from a section's last step the next section's first, so
+    /// a lecturer never walks to the mouse. After the course's last step it
+    /// stays there, where the page says the course is done.
+    pub fn clicker_forward(self) {
+        let at_end = self.step.get_untracked() + 1 >= self.steps_untracked();
+        if at_end && self.crosses_sections() {
+            self.next_section();
+        } else {
+            self.step_forward();
+        }
+    }
+
+    /// A clicker's "previous": the step before, and from a section's first
+    /// step the previous section's last.
+    pub fn clicker_back(self) {
+        if self.step.get_untracked() > 0 || !self.crosses_sections() {
+            self.step_back();
+            return;
+        }
+        self.playing.set(false);
+        let Some(before) = self.scenario.get_untracked().checked_sub(1) else {
+            return;
+        };
+        let Some(content) = self.content_untracked() else {
+            return;
+        };
+        let last = content.scripts.scenarios[before]
+            .steps
+            .len()
+            .saturating_sub(1);
+        self.go(before, last);
+    }
+
+    /// The step count of what is on show, read without tracking.
+    fn steps_untracked(self) -> usize {
+        self.on_show_untracked()
+            .map_or(0, |on| on.script().steps.len())
     }
 
     pub fn toggle_play(self) {

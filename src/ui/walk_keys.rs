@@ -27,6 +27,13 @@ fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
+/// The field a key press was typed in (a text field, a select), if any.
+fn typing_in(ev: &web_sys::KeyboardEvent) -> Option<web_sys::HtmlElement> {
+    let target = ev.target()?.dyn_into::<web_sys::HtmlElement>().ok()?;
+    let tag = target.tag_name().to_ascii_lowercase();
+    matches!(tag.as_str(), "input" | "textarea" | "select").then_some(target)
+}
+
 /// The `?` list. When it closes, the focus goes back where it was.
 #[component]
 pub fn KeysHelp(walk: Walk) -> impl IntoView {
@@ -59,6 +66,10 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
         if key == "Escape" {
             if walk.help.get_untracked() {
                 close_help();
+            } else if let Some(field) = typing_in(&ev) {
+                // Esc leaves the field, and only the field: the keys go back
+                // to the player, and presenter mode stays as it was.
+                let _ = field.blur();
             } else if walk.presenter.get_untracked() {
                 walk.presenter.set(false);
             }
@@ -76,11 +87,13 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
         };
         // Letters by the key's place, so they work on a Persian layout too.
         match (key.as_str(), ev.code().as_str()) {
-            (k, _) if k == forward => walk.step_forward(),
-            (k, _) if k == backward => walk.step_back(),
+            // The course goes on across its sections' ends, so a clicker
+            // alone carries the hour.
+            (k, _) if k == forward => walk.clicker_forward(),
+            (k, _) if k == backward => walk.clicker_back(),
             // A presentation clicker's two buttons.
-            ("PageDown", _) => walk.step_forward(),
-            ("PageUp", _) => walk.step_back(),
+            ("PageDown", _) => walk.clicker_forward(),
+            ("PageUp", _) => walk.clicker_back(),
             (" ", _) => walk.toggle_play(),
             (_, "KeyR") => walk.restart(),
             (_, "KeyS") => walk.finish(),

@@ -78,7 +78,8 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
             prop:open=move || open.get()
             on:toggle=page_env::follow_details(open)
         >
-            <summary>{move || t().overview} " · " {count}</summary>
+            // A dash, not a dot: beside a Persian digit a dot reads as a zero.
+            <summary>{move || t().overview} " — " {count}</summary>
             // Built only while open: the list changes with every step's progress.
             {move || open.get().then(|| view! { <ol>{items}</ol> })}
         </details>

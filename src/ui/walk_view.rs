@@ -5,7 +5,8 @@
 use leptos::prelude::*;
 
 use crate::walkthrough::{
-    play_to, render, reveal_in, Answer, GuestStep, Progress, Standing, Value, MAX_PROGRESS_BYTES,
+    play_to, question_text, render, reveal_in, Answer, GuestStep, Progress, Standing, Value,
+    MAX_PROGRESS_BYTES,
 };
 
 use super::controller::{Notice, WalkNotice};
@@ -90,6 +91,9 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     // At a section's end the way on is the next section (none after the last).
     let guest = move || walk.guest.with(Option::is_some);
     let next_section = move || at_end() && !guest() && walk.scenario.get() + 1 < scenario_count();
+    let course_end = move || {
+        at_end() && !guest() && scenario_count() > 0 && walk.scenario.get() + 1 >= scenario_count()
+    };
     let next_button = NodeRef::<leptos::html::Button>::new();
     // A lesson (an embed of one scenario) shows that scenario's steps alone:
     // no other section, no sandbox; the full lab opens in a new tab.
@@ -158,6 +162,33 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         })
     };
     let found = move || walk.guest.with(|g| matches!(g, Some(Visitor::Found(_))));
+    // Each step, and each section, starts with its panel at the top, where
+    // its question is.
+    let more = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let _ = (
+            walk.scenario.get(),
+            walk.step.get(),
+            walk.guest.with(Option::is_some),
+        );
+        if let Some(more) = more.get_untracked() {
+            more.set_scroll_top(0);
+        }
+    });
+    // A verdict or a revealed answer is brought into view with its question,
+    // once drawn: the room looks at it.
+    Effect::new(move |_| {
+        let (shown, given) = (walk.answer_shown.get(), walk.given.with(Option::is_some));
+        if !shown && !given {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            if let Some(more) = more.get_untracked() {
+                page_env::show_feedback(&more);
+            }
+        });
+    });
     // Played from the explorer, the player starts with the keyboard on its way forward.
     Effect::new(move |_| {
         if let Some(button) = next_button.get() {
@@ -187,7 +218,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     // Where a learner stands in each section, at a glance.
                     let mark = match progress.standing(&content.scripts, &s.id) {
                         Standing::Done => format!(" ✓ {done}"),
-                        Standing::Walked { .. } => format!(" · {walked}"),
+                        Standing::Walked { .. } => format!(" — {walked}"),
                         Standing::NotStarted | Standing::AtStep { .. } => String::new(),
                     };
                     view! {
@@ -267,7 +298,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 }}
                 <p class="walk-where">
                     <span class="walk-section-of" hidden=guest>
-                        {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " · "
+                        {move || t().section_of(walk.scenario.get() + 1, scenario_count())} " — "
                     </span>
                     <span class="visually-hidden">{move || t().step_of(step(), steps())}</span>
                     // In the page's digits; the attributes keep ASCII ones for suites.
@@ -293,6 +324,10 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 >
                     {narration}
                 </p>
+                // The clicker's last press: nothing comes after this step.
+                {move || (!lesson && course_end()).then(|| view! {
+                    <p class="walk-course-done" data-testid="course-done">{move || t().course_done}</p>
+                })}
             </div>
             </section>
             <div class="walk-controls" role="group" aria-label=move || t().region>
@@ -347,9 +382,11 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     {move || if walk.playing.get() { t().pause } else { t().play }}
                 </button>
             </div>
-            <div class="panel walk walk-more">
-            <CodeView walk=walk />
+            // The question first: it is what the room looks at; each step
+            // opens the panel at its top.
+            <div class="panel walk walk-more" node_ref=more>
             <QuestionView walk=walk />
+            <CodeView walk=walk />
             {move || at_end().then(|| view! { <ChallengeOffer walk=walk /> })}
             <div class="walk-tools">
                 <div class="choice walk-pace">
@@ -507,6 +544,11 @@ fn QuestionView(walk: Walk) -> impl IntoView {
         let (shown, text) = on.words(lang())?;
         let question = on.script().steps.get(step)?.question.clone()?;
         let words = text.steps.get(step)?.clone();
+        // Its numbers (the premise) read from the world, in the words' digits.
+        let asked = match question_text(on.script(), text, step, |n| shown.number(n)) {
+            Ok(asked) => asked.unwrap_or_default(),
+            Err(error) => format!("({error})"),
+        };
         // A teacher's words in another language than the page's say so.
         let other = (shown != lang()).then_some(shown);
         let typed = RwSignal::new(String::new());
@@ -519,6 +561,12 @@ fn QuestionView(walk: Walk) -> impl IntoView {
                         if page_env::enter_in_field(&ev) {
                             ev.prevent_default();
                             walk.give(typed.get_untracked());
+                            // Judged, the keys go back to the player: the
+                            // clicker's next press steps on. (A number it
+                            // cannot read keeps the field, to type again.)
+                            if walk.given.with_untracked(|g| g.as_ref().is_some_and(|g| g.verdict.is_ok())) {
+                                page_env::leave_field(&ev);
+                            }
                         }
                     }
                     on:submit=move |ev: leptos::ev::SubmitEvent| ev.prevent_default()
@@ -568,7 +616,7 @@ fn QuestionView(walk: Walk) -> impl IntoView {
             <div class="walk-question" data-testid="question">
                 <h3>{move || t().predict}</h3>
                 <p id="walk-question" lang=other.map(|l| l.tag()) dir=other.map(|l| l.dir())>
-                    {words.question.clone()}
+                    {asked}
                 </p>
                 {input}
                 // For the room, once it has had its say.
@@ -781,6 +829,15 @@ pub fn ChallengeBanner(walk: Walk) -> impl IntoView {
                 <p>{challenge}</p>
                 <p class="walk-status" role="status" class:right=move || met.get()>
                     {move || if met.get() { done.clone() } else { t().challenge_pending.to_string() }}
+                </p>
+                // After "Show me": the one move it left, until it is made.
+                <p class="walk-move-left" role="status" data-testid="move-left">
+                    {move || {
+                        let left = walk.move_left.get().filter(|l| l.scenario == scenario && !met.get())?;
+                        let texts = ctl.lang.get().texts();
+                        let moves: Vec<String> = left.actions.iter().map(|a| texts.explorer_step(a)).collect();
+                        Some(t().move_left(&moves.join(", ")))
+                    }}
                 </p>
                 <div class="buttons">
                     <button aria-expanded=move || walk.hint.get().to_string() on:click=move |_| walk.hint.update(|h| *h = !*h)>

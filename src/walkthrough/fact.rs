@@ -77,6 +77,10 @@ pub enum Fact {
     /// How many messages wait in the queue, and how many callers wait for room.
     Queued,
     WaitingForRoom,
+    /// How many callers the newest burst sent at once: the burst's rows sent
+    /// at the moment its newest one was (a stress run's batch job, which makes
+    /// its calls as room opens up and waits without a deadline, is no burst).
+    BurstSize,
     /// The queue's capacity (the article's 16).
     QueueCapacity,
     CallerTimeout,
@@ -151,6 +155,7 @@ impl Fact {
             "store" => bare(Fact::Store),
             "queued" => bare(Fact::Queued),
             "waiting-for-room" => bare(Fact::WaitingForRoom),
+            "burst-size" => bare(Fact::BurstSize),
             "queue-capacity" => bare(Fact::QueueCapacity),
             "caller-timeout" => bare(Fact::CallerTimeout),
             "processing-time" => bare(Fact::ProcessingTime),
@@ -236,6 +241,22 @@ impl Fact {
             Fact::Rows => number(state.timeline().len() as i64),
             Fact::Queued => number(state.queue().len() as i64),
             Fact::WaitingForRoom => number(state.waiting() as i64),
+            Fact::BurstSize => {
+                // A burst's callers wait at most the caller timeout; a stress
+                // run's batch job waits as long as it takes.
+                let burst = |r: &&AttemptRow| {
+                    r.attempt.origin == Origin::Burst && r.attempt.deadline.is_some()
+                };
+                let rows = state.timeline();
+                let newest = rows.iter().rev().find(burst).ok_or_else(missing)?;
+                let sent_at = newest.attempt.sent_at;
+                number(
+                    rows.iter()
+                        .filter(burst)
+                        .filter(|r| r.attempt.sent_at == sent_at)
+                        .count() as i64,
+                )
+            }
             Fact::QueueCapacity => number(PointWorker::CAPACITY as i64),
             Fact::CallerTimeout => number(state.settings().caller_timeout_ms as i64),
             Fact::ProcessingTime => number(state.settings().processing_ms as i64),

@@ -6,6 +6,7 @@
 use super::fact::Value;
 use super::narration::ScenarioText;
 use super::narration::{render, TemplateError};
+use super::question::question_text_in;
 use super::script::{Answer, Scenario};
 use super::tour::{reveal_in, run_step, Content, ContentError};
 use crate::lab::Lab;
@@ -32,6 +33,8 @@ pub struct HandoutStep {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandoutQuestion {
+    /// As the player asks it: the facts of its premise read from the world
+    /// after the next step.
     pub text: String,
     /// The choices' labels, in the script's order; none for a number.
     pub choices: Vec<String>,
@@ -89,8 +92,9 @@ pub fn handout_of(
                     Value::Code(code) => label(code),
                 };
                 let explain = words.explain.as_deref().unwrap_or_default();
+                let asked = question_text_in(script, text, n, revealed.lab.state(), &number)?;
                 Some(HandoutQuestion {
-                    text: words.question.clone().unwrap_or_default(),
+                    text: asked.unwrap_or_default(),
                     choices,
                     answer,
                     explain: render(explain, revealed.lab.state(), &number)

@@ -86,9 +86,51 @@ pub fn render(
     number: impl Fn(i64) -> String,
 ) -> Result<String, TemplateError> {
     let mut out = String::with_capacity(template.len());
+    walk(template, |piece| {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Fact(name) => {
+                let fact = Fact::parse(name).map_err(TemplateError::Fact)?;
+                match fact.read(state, name).map_err(TemplateError::Fact)? {
+                    Value::Number(n) => out.push_str(&number(n)),
+                    Value::Code(_) => return Err(TemplateError::NotANumber(name.to_string())),
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The facts a template's placeholders name, in order, without reading any
+/// world: what a check needs before the text is told. Refused as [`render`]
+/// refuses it: a brace without its pair, a digit written by hand.
+pub fn placeholders(template: &str) -> Result<Vec<&str>, TemplateError> {
+    let mut names = Vec::new();
+    walk(template, |piece| {
+        if let Piece::Fact(name) = piece {
+            names.push(name);
+        }
+        Ok(())
+    })?;
+    Ok(names)
+}
+
+/// A template's pieces: text as written, and the name inside a placeholder.
+enum Piece<'a> {
+    Text(&'a str),
+    Fact(&'a str),
+}
+
+/// Walks a template piece by piece, in order, refusing unbalanced braces and
+/// any digit outside a placeholder.
+fn walk<'a>(
+    template: &'a str,
+    mut each: impl FnMut(Piece<'a>) -> Result<(), TemplateError>,
+) -> Result<(), TemplateError> {
     let mut rest = template;
     while let Some(open) = rest.find(['{', '}']) {
-        literal(&rest[..open], &mut out)?;
+        each(Piece::Text(literal(&rest[..open])?))?;
         if rest[open..].starts_with('}') {
             return Err(TemplateError::Unbalanced);
         }
@@ -98,21 +140,15 @@ pub fn render(
         if name.contains('{') {
             return Err(TemplateError::Unbalanced);
         }
-        let fact = Fact::parse(name).map_err(TemplateError::Fact)?;
-        match fact.read(state, name).map_err(TemplateError::Fact)? {
-            Value::Number(n) => out.push_str(&number(n)),
-            Value::Code(_) => return Err(TemplateError::NotANumber(name.to_string())),
-        }
+        each(Piece::Fact(name))?;
         rest = &after[close + 1..];
     }
-    literal(rest, &mut out)?;
-    Ok(out)
+    each(Piece::Text(literal(rest)?))
 }
 
-fn literal(text: &str, out: &mut String) -> Result<(), TemplateError> {
-    if let Some(digit) = text.chars().find(|c| c.is_numeric()) {
-        return Err(TemplateError::Digit(digit));
+fn literal(text: &str) -> Result<&str, TemplateError> {
+    match text.chars().find(|c| c.is_numeric()) {
+        Some(digit) => Err(TemplateError::Digit(digit)),
+        None => Ok(text),
     }
-    out.push_str(text);
-    Ok(())
 }

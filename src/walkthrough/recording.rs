@@ -248,6 +248,7 @@ impl Recording {
         if let (
             Some(Question {
                 answer: Answer::Number { .. },
+                ..
             }),
             Some(asked),
         ) = (&question, &mut draft.question)
@@ -281,7 +282,11 @@ impl Recording {
                 fact: asked.fact.clone(),
             },
         };
-        Ok(Question { answer })
+        // A teacher's question is asked in words alone: no premise to read.
+        Ok(Question {
+            answer,
+            premise: None,
+        })
     }
 
     /// Takes the last mark back: its actions belong to the next step again,

@@ -128,6 +128,21 @@ impl Step {
 #[serde(deny_unknown_fields)]
 pub struct Question {
     pub answer: Answer,
+    /// The facts a learner needs to answer it (`queue-capacity`,
+    /// `points:last`): each must be on the screen when it is asked, stated by
+    /// the narration, marked on the stage, or read into the question's own
+    /// text, which may read these facts and no other. Empty when the answer
+    /// needs no number; the course names it for every question, a teacher's
+    /// scenario may leave it out (`None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub premise: Option<Vec<String>>,
+}
+
+impl Question {
+    /// The facts named in its premise (none when it names none).
+    pub fn premise(&self) -> &[String] {
+        self.premise.as_deref().unwrap_or_default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

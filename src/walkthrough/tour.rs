@@ -3,8 +3,8 @@
 
 use super::fact::{Fact, FactError, Value};
 use super::marks::parse_mark;
-use super::narration::{LanguageFile, ScenarioText, TemplateError};
-use super::script::{Answer, Check, Compare, Scenario, Scripts, Step, Than};
+use super::narration::{placeholders, LanguageFile, ScenarioText, TemplateError};
+use super::script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
 use crate::lab::{parse_whole, FieldError, Lab, LabError, LabState};
 use crate::sim::AttemptId;
 
@@ -66,7 +66,8 @@ pub enum ContentError {
     /// A scenario must end with a challenge of at least one check.
     NoChallenge(String),
     /// A piece of text that is not narration holds a digit or a brace: only
-    /// narration and explanations are filled from the world.
+    /// narration and explanations are filled from the world, and a question
+    /// from the facts of its premise.
     HandWritten {
         scenario: String,
         step: Option<usize>,
@@ -74,6 +75,25 @@ pub enum ContentError {
     },
     /// A question on the last step: nothing would reveal its answer.
     QuestionOnLastStep(String),
+    /// A course question that does not name its premise: the facts a learner
+    /// needs to answer it (step from 1).
+    NoPremise {
+        scenario: String,
+        step: usize,
+    },
+    /// A question's text reads a fact its premise does not name.
+    NotInPremise {
+        scenario: String,
+        step: usize,
+        fact: String,
+    },
+    /// A question's text reads the fact its answer is read from: it would
+    /// tell the answer before it is asked.
+    ReadsAnswer {
+        scenario: String,
+        step: usize,
+        fact: String,
+    },
     /// A fact name that the lab does not know.
     Fact {
         scenario: String,
@@ -140,6 +160,26 @@ impl std::fmt::Display for ContentError {
             ContentError::QuestionOnLastStep(s) => {
                 write!(f, "{s}: a question on the last step is never revealed")
             }
+            ContentError::NoPremise { scenario, step } => write!(
+                f,
+                "{scenario} step {step}: the question names no premise (the facts its answer needs)"
+            ),
+            ContentError::NotInPremise {
+                scenario,
+                step,
+                fact,
+            } => write!(
+                f,
+                "{scenario} step {step}: the question reads `{fact}`, which its premise does not name"
+            ),
+            ContentError::ReadsAnswer {
+                scenario,
+                step,
+                fact,
+            } => write!(
+                f,
+                "{scenario} step {step}: the question reads `{fact}`, the fact its answer is read from"
+            ),
             ContentError::Fact { scenario, error } => write!(f, "{scenario}: {error}"),
             ContentError::Refused {
                 scenario,
@@ -251,9 +291,18 @@ pub(super) fn check_script(scenario: &Scenario, rules: Rules) -> Result<(), Cont
     if last.question.is_some() {
         return Err(ContentError::QuestionOnLastStep(scenario.id.clone()));
     }
-    for step in &scenario.steps {
+    for (n, step) in scenario.steps.iter().enumerate() {
         if let Some(question) = &step.question {
             Fact::parse(question.answer.fact()).map_err(fact_error)?;
+            if question.premise.is_none() && rules == Rules::Course {
+                return Err(ContentError::NoPremise {
+                    scenario: scenario.id.clone(),
+                    step: n + 1,
+                });
+            }
+            for name in question.premise() {
+                Fact::parse(name).map_err(fact_error)?;
+            }
         }
         for mark in &step.marks {
             parse_mark(mark).map_err(fact_error)?;
@@ -343,8 +392,9 @@ pub(super) fn check_text(
         if words.question.as_deref().is_none_or(blank) {
             return Err(missing(Some(n), "question"));
         }
-        if words.question.as_deref().is_some_and(written) {
-            return Err(hand_written(Some(n), "question"));
+        // A question may read the facts of its premise, and no number else.
+        if let Some(asked) = &words.question {
+            premise_reads(id, n - 1, question, asked)?;
         }
         if words.choices.values().any(|label| written(label)) {
             return Err(hand_written(Some(n), "choice label"));
@@ -370,6 +420,57 @@ pub(super) fn check_text(
         }
         if let Some(code) = words.choices.keys().find(|c| !codes.contains(c)) {
             return Err(extra(code));
+        }
+    }
+    Ok(())
+}
+
+/// Holds a question's text (`asked`, at `step` from 0) to its premise: no
+/// number written by hand, and a placeholder only for a fact the premise
+/// names that is not the answer's own.
+pub(super) fn premise_reads(
+    scenario: &str,
+    step: usize,
+    question: &Question,
+    asked: &str,
+) -> Result<(), ContentError> {
+    let at = step + 1;
+    let names = placeholders(asked).map_err(|error| match error {
+        TemplateError::Digit(_) => ContentError::HandWritten {
+            scenario: scenario.to_string(),
+            step: Some(at),
+            piece: "question",
+        },
+        error => ContentError::Template {
+            scenario: scenario.to_string(),
+            step: at,
+            error,
+        },
+    })?;
+    let fact_error = |error| ContentError::Fact {
+        scenario: scenario.to_string(),
+        error,
+    };
+    let answer = Fact::parse(question.answer.fact()).map_err(fact_error)?;
+    for name in names {
+        let fact = Fact::parse(name).map_err(fact_error)?;
+        if fact == answer {
+            return Err(ContentError::ReadsAnswer {
+                scenario: scenario.to_string(),
+                step: at,
+                fact: name.to_string(),
+            });
+        }
+        let named = question
+            .premise()
+            .iter()
+            .any(|p| Fact::parse(p).is_ok_and(|p| p == fact));
+        if !named {
+            return Err(ContentError::NotInPremise {
+                scenario: scenario.to_string(),
+                step: at,
+                fact: name.to_string(),
+            });
         }
     }
     Ok(())

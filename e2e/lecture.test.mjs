@@ -1,0 +1,174 @@
+// End-to-end: a lecturer's hour. The whole course walked with a clicker alone
+// (Page Down from section 1's first step to the last section's last), in both
+// languages with presenter mode on; every question, its input, the reveal
+// button and the revealed explanation on the screen (presenter mode on and off)
+// at the sizes a room projects; an answer typed and sent with Enter gives the
+// keys back to the clicker; Esc in the field leaves the field, not presenter
+// mode. Reduced motion, so steps land at once: walking is the subject here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { labSuite, ROOT } from './harness.mjs';
+
+const suite = labSuite();
+const scripts = JSON.parse(await readFile(join(ROOT, 'walkthrough', 'scenarios.json'), 'utf8'));
+const sections = scripts.scenarios.map((s) => s.steps.length);
+
+/** Waits until the page shows section `index` (from 0) at step `n` (from 1). */
+async function at(page, index, n) {
+  await page.locator(`[data-testid="step-counter"][data-step="${n}"][data-steps="${sections[index]}"]`).waitFor();
+  await page.waitForFunction((i) => document.querySelector('[data-testid="scenario-select"]')?.value === String(i), index);
+  await page.locator('[data-testid="walkthrough"][data-animating="false"]').waitFor();
+}
+
+const focusPage = (page) => page.evaluate(() => { document.activeElement?.blur(); });
+const presenterOn = (page) => page.evaluate(() => document.documentElement.classList.contains('presenter'));
+
+/**
+ * Whether the element is whole on the screen: inside the viewport and inside
+ * every box between it and the page that clips what overflows it.
+ */
+function onScreen(page, selector) {
+  return page.evaluate((selector) => {
+    const element = document.querySelector(selector);
+    if (!element) return `${selector}: not on the page`;
+    const rect = element.getBoundingClientRect();
+    if (rect.height === 0) return `${selector}: no size`;
+    let [top, bottom] = [0, window.innerHeight];
+    for (let box = element.parentElement; box; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (/(auto|scroll|hidden)/.test(style.overflowY)) {
+        const clip = box.getBoundingClientRect();
+        top = Math.max(top, clip.top);
+        bottom = Math.min(bottom, clip.bottom);
+      }
+    }
+    return rect.top >= top - 1 && rect.bottom <= bottom + 1
+      ? true
+      : `${selector}: ${Math.round(rect.top)}–${Math.round(rect.bottom)} outside ${Math.round(top)}–${Math.round(bottom)}`;
+  }, selector);
+}
+
+/** The question's parts a room must see before it answers. */
+async function questionOnScreen(page, where) {
+  for (const part of ['[data-testid="question"] h3', '#walk-question', '[data-testid="question"] input, [data-testid="question"] .walk-choices', '[data-testid="reveal-answer"]']) {
+    assert.equal(await onScreen(page, part), true, where);
+  }
+}
+
+/**
+ * At a question: its parts on the screen with presenter mode off and on; then
+ * revealed, the whole explanation on the screen, in both modes. Leaves
+ * presenter mode on and the keys with the page.
+ */
+async function checkQuestion(page, where) {
+  for (const presenter of [false, true]) {
+    if ((await presenterOn(page)) !== presenter) await page.keyboard.press('p');
+    await page.waitForFunction((on) => document.documentElement.classList.contains('presenter') === on, presenter);
+    await questionOnScreen(page, `${where}, presenter ${presenter}`);
+  }
+  await page.getByTestId('reveal-answer').click();
+  await page.getByTestId('revealed-answer').waitFor();
+  await focusPage(page);
+  for (const presenter of [true, false, true]) {
+    if ((await presenterOn(page)) !== presenter) await page.keyboard.press('p');
+    await page.waitForFunction((on) => document.documentElement.classList.contains('presenter') === on, presenter);
+    await page.waitForTimeout(50);
+    for (const part of ['#walk-question', '[data-testid="revealed-answer"]']) {
+      assert.equal(await onScreen(page, part), true, `${where}, revealed, presenter ${presenter}`);
+    }
+  }
+}
+
+const WALKS = [
+  { lang: 'en', viewport: { width: 1024, height: 768 }, scale: 1 },
+  { lang: 'fa', viewport: { width: 1280, height: 720 }, scale: 1 },
+  // A 1280×720 projector at 150 %.
+  { lang: 'fa', viewport: { width: 853, height: 480 }, scale: 1.5 },
+];
+
+for (const { lang, viewport, scale } of WALKS) {
+  test(`Page Down alone walks the whole course in ${lang} at ${viewport.width}×${viewport.height}×${scale}, every question on the screen`, () =>
+    suite.withLab({ query: `?scenario=s1&step=1&lang=${lang}&presenter=1`, viewport, deviceScaleFactor: scale, reducedMotion: 'reduce' }, async (page) => {
+      await at(page, 0, 1);
+      assert.equal(await presenterOn(page), true);
+      await focusPage(page);
+      // Before the first step there is nothing: Page Up stays.
+      await page.keyboard.press('PageUp');
+      await at(page, 0, 1);
+      for (const [index, script] of scripts.scenarios.entries()) {
+        for (let n = 1; n <= script.steps.length; n++) {
+          await at(page, index, n);
+          if (script.steps[n - 1].question) await checkQuestion(page, `${script.id} step ${n}`);
+          assert.equal(await presenterOn(page), true, `${script.id} step ${n}: presenter mode stays on`);
+          if (index === 1 && n === 1) {
+            // Back over a section's start lands on the previous section's end.
+            await page.keyboard.press('PageUp');
+            await at(page, 0, sections[0]);
+            await page.keyboard.press('PageDown');
+            await at(page, 1, 1);
+          }
+          await page.keyboard.press('PageDown');
+        }
+      }
+      // The course's end says so, and the clicker stays there.
+      const last = sections.length - 1;
+      await at(page, last, sections[last]);
+      await page.getByTestId('course-done').waitFor();
+      await page.keyboard.press('PageDown');
+      await at(page, last, sections[last]);
+      assert.match(page.url(), new RegExp(`scenario=${scripts.scenarios[last].id}&step=${sections[last]}`));
+    }));
+}
+
+test('an answer sent with Enter gives the keys back to the clicker; Esc in the field leaves the field, not presenter mode', () =>
+  suite.withLab({ query: '?scenario=s1&step=2&lang=fa&presenter=1', viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' }, async (page) => {
+    await at(page, 0, 2);
+    const answer = page.locator('#walk-answer');
+    // Esc in the field: the field is left, presenter mode stays, and so does the address.
+    await answer.click();
+    await page.keyboard.press('Escape');
+    assert.equal(await presenterOn(page), true, 'Esc in the field keeps presenter mode');
+    assert.match(page.url(), /presenter=1/);
+    assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'walk-answer', 'the field was left');
+    // Typed and sent with Enter: judged, and the next Page Down steps on.
+    await answer.fill('۲۰۰');
+    await answer.press('Enter');
+    assert.equal(await page.getByTestId('feedback').getAttribute('data-correct'), 'true');
+    assert.equal(await onScreen(page, '[data-testid="feedback"]'), true);
+    await page.keyboard.press('PageDown');
+    await at(page, 0, 3);
+    assert.equal(await presenterOn(page), true);
+    // A number the lab cannot read keeps the field, to type again.
+    await page.goto(`${suite.server.url}?scenario=s1&step=2&lang=en&presenter=1`);
+    await at(page, 0, 2);
+    await answer.fill('lots');
+    await answer.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'walk-answer');
+    // Esc away from any field leaves presenter mode, as the keys list says.
+    await focusPage(page);
+    await page.keyboard.press('Escape');
+    assert.equal(await presenterOn(page), false);
+  }));
+
+test("Show me leads to the end of every section's challenge: it says the move it left, and pressed again makes it", () =>
+  suite.withLab({ query: '?lang=en', reducedMotion: 'reduce' }, async (page) => {
+    for (const [index, script] of scripts.scenarios.entries()) {
+      await page.goto(`${suite.server.url}?scenario=${script.id}&step=${sections[index]}&lang=en`);
+      await page.waitForSelector('body[data-settled="true"]');
+      await at(page, index, sections[index]);
+      await page.getByRole('button', { name: 'Start the challenge' }).click();
+      const banner = page.getByTestId('challenge');
+      await banner.waitFor();
+      assert.equal(await banner.getAttribute('data-met'), 'false', script.id);
+      await page.getByRole('button', { name: 'Show me' }).click();
+      // The move left is said on the screen, until it is made.
+      await page.locator('[data-testid="move-left"]:not(:empty)').waitFor();
+      assert.match(await page.getByTestId('move-left').innerText(), /^Left for you: .+\. Make that move yourself, or press Show me again\.$/, script.id);
+      assert.equal(await banner.getAttribute('data-met'), 'false', `${script.id}: not met before the last move`);
+      await page.getByRole('button', { name: 'Show me' }).click();
+      await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
+      assert.equal(await page.getByTestId('move-left').innerText(), '', `${script.id}: nothing left once made`);
+    }
+  }));
