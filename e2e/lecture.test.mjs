@@ -52,7 +52,7 @@ function onScreen(page, selector) {
 
 /** The question's parts a room must see before it answers. */
 async function questionOnScreen(page, where) {
-  for (const part of ['[data-testid="question"] h3', '#walk-question', '[data-testid="question"] input, [data-testid="question"] .walk-choices', '[data-testid="reveal-answer"]']) {
+  for (const part of ['[data-testid="question"] h3', '#walk-question', '[data-testid="question"] input, [data-testid="question"] .walk-choices button:first-child', '[data-testid="question"] .walk-answer button:last-child, [data-testid="question"] .walk-choices button:last-child', '[data-testid="reveal-answer"]']) {
     assert.equal(await onScreen(page, part), true, where);
   }
 }
@@ -171,4 +171,33 @@ test("Show me leads to the end of every section's challenge: it says the move it
       await page.locator('[data-testid="challenge"][data-met="true"]').waitFor();
       assert.equal(await page.getByTestId('move-left').innerText(), '', `${script.id}: nothing left once made`);
     }
+  }));
+
+test('one truth at a time: a promise an earlier step broke is told by its step, a marked promise is drawn on the stage, and the retention note says why it broke', () =>
+  suite.withLab({ query: '?scenario=s10&step=9&lang=en', viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' }, async (page) => {
+    const panel = page.getByTestId('invariant-at-most-once');
+    const stage = page.locator('[data-testid="stage-promise"][data-invariant="at-most-once"]');
+    const sized = async (locator) => {
+      const box = await locator.boundingBox();
+      return box !== null && box.width > 0 && box.height > 0;
+    };
+    await at(page, 9, 9);
+    // The fold's judgement stands (broken), told as broken at step 6, not now.
+    assert.equal(await panel.getAttribute('data-holds'), 'false');
+    assert.equal(await panel.getAttribute('data-broken-step'), '6');
+    assert.match(await panel.innerText(), /Broken at step 6, not since/);
+    assert.equal(await stage.getAttribute('data-marked'), 'true');
+    assert.ok(await sized(stage), 'the marked promise is drawn on the stage');
+    assert.match(await stage.innerText(), /Broken at step 6, not since/);
+    // At the step that breaks it, it is broken now.
+    await page.goto(`${suite.server.url}?scenario=s10&step=6&lang=en`);
+    await at(page, 9, 6);
+    assert.equal(await panel.getAttribute('data-broken-step'), null);
+    assert.match(await panel.innerText(), /Broken$/m);
+    assert.ok(await sized(stage));
+    // s11: the receipt was swept before the retry came: the note says so.
+    await page.goto(`${suite.server.url}?scenario=s11&step=2&lang=en`);
+    await at(page, 10, 2);
+    assert.match(await page.getByTestId('receipts-expired').innerText(), /that is why “at most once” broke/);
+    assert.ok(await sized(page.locator('[data-testid="stage-promise"][data-invariant="at-most-once"]')));
   }));

@@ -763,6 +763,21 @@ impl Texts {
         )
     }
 
+    /// As `receipts_expired`, when a retry that came after the sweep was
+    /// granted again: why "at most once" broke.
+    pub fn receipts_expired_regranted(&self, n: u32, hours: u32) -> String {
+        let receipts = Arg::Text(self.say("receipts_count", &[("n", count(n))]));
+        self.say(
+            "receipts_expired_regranted",
+            &[("receipts", receipts), ("hours", self.hours(hours))],
+        )
+    }
+
+    /// A promise a walkthrough's earlier step broke and none broke since.
+    pub fn invariant_broken_at(&self, step: usize) -> String {
+        self.say("invariant_broken_at", &[("n", count(step))])
+    }
+
     /// More markers between two rows than the timeline shows.
     pub fn markers_more(&self, n: usize) -> String {
         self.say("markers_more", &[("n", count(n))])

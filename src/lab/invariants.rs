@@ -74,6 +74,12 @@ pub struct Invariants {
     /// Writes a transaction has staged, by attempt, until it commits.
     staged: FxHashMap<AttemptId, Place>,
     broken: [Option<Break>; 3],
+    /// How many times each promise broke, over the whole history: a
+    /// walkthrough tells a break of its step from one of an earlier step.
+    breaks: [u32; 3],
+    /// Operations granted again after the sweeper had deleted their receipt:
+    /// why "at most once" broke when a retry came too late.
+    pub regranted_after_expiry: u32,
     /// Receipts the sweeper deleted: not a break, but the panel says so.
     pub expired: u32,
 }
@@ -82,6 +88,11 @@ impl Invariants {
     /// Whether `invariant` holds for the whole history so far.
     pub fn holds(&self, invariant: Invariant) -> bool {
         self.first_break(invariant).is_none()
+    }
+
+    /// How many times `invariant` broke so far.
+    pub fn break_count(&self, invariant: Invariant) -> u32 {
+        self.breaks[invariant as usize]
     }
 
     /// The first attempt that broke `invariant`, if one did.
@@ -172,12 +183,16 @@ impl Invariants {
     fn grant(&mut self, attempt: AttemptId, place: Place, op: Operation, at: Millis) {
         let standing = self.stand(place, op.clone());
         standing.points = true;
+        let after_expiry = standing.expired;
         // Points added again need a receipt of their own: an old receipt's
         // expiry does not excuse the new one's absence.
         standing.expired = false;
         let count = self.grants.entry(op).or_insert(0);
         *count += 1;
         if *count > 1 {
+            if after_expiry {
+                self.regranted_after_expiry += 1;
+            }
             self.break_(Invariant::AtMostOnce, attempt, at);
         }
     }
@@ -225,6 +240,7 @@ impl Invariants {
     }
 
     fn break_(&mut self, invariant: Invariant, attempt: AttemptId, at: Millis) {
+        self.breaks[invariant as usize] += 1;
         let slot = &mut self.broken[invariant as usize];
         if slot.is_none() {
             *slot = Some(Break { attempt, at });

@@ -214,6 +214,10 @@ pub struct Controller {
     pub highlight: RwSignal<Option<crate::lab::AttemptId>>,
     /// What proves the walkthrough step's point: marked where it is drawn.
     pub marks: RwSignal<Vec<crate::lab::StagePart>>,
+    /// In the walkthrough, each promise (in `Invariant::ALL`'s order) an
+    /// earlier step broke and none broke since: that step, from 0. Shown as
+    /// broken then, not as the state of the step on show.
+    pub broken_earlier: RwSignal<[Option<usize>; 3]>,
     /// "Embed on a page" is open (`embed_dialog`); its openers set it.
     pub embedding: RwSignal<bool>,
     pump_running: StoredValue<bool>,
@@ -244,6 +248,7 @@ impl Controller {
             drawers: Drawers::new(),
             highlight: RwSignal::new(None),
             marks: RwSignal::new(Vec::new()),
+            broken_earlier: RwSignal::new([None; 3]),
             embedding: RwSignal::new(false),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),

@@ -29,7 +29,12 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
     let expired = Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let state = lab.state();
-            (state.invariants().expired, state.settings().retention_hours)
+            let invariants = state.invariants();
+            (
+                invariants.expired,
+                state.settings().retention_hours,
+                invariants.regranted_after_expiry > 0,
+            )
         })
     });
 
@@ -84,6 +89,8 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
         .enumerate()
         .map(|(n, invariant)| {
             let broken = move || breaks.get()[n];
+            // Broken at an earlier step of the walkthrough, and not since.
+            let earlier = move || broken().and(ctl.broken_earlier.get()[n]);
             let detail = move || {
                 broken().map(|b| {
                     let t = texts();
@@ -107,7 +114,9 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
             view! {
                 <li
                     class="promise"
-                    class:broken=move || broken().is_some()
+                    class:broken=move || broken().is_some() && earlier().is_none()
+                    class:was-broken=move || earlier().is_some()
+                    data-broken-step=move || earlier().map(|s| (s + 1).to_string())
                     data-testid=format!("invariant-{}", invariant.code())
                     data-holds=move || broken().is_none().to_string()
                     data-marked=move || ctl.marked(&StagePart::Promise(invariant)).then_some("true")
@@ -118,12 +127,10 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                         <span class="state-icon" aria-hidden="true">
                             {move || if broken().is_some() { "✕" } else { "✓" }}
                         </span>
-                        {move || {
-                            if broken().is_some() {
-                                texts().invariant_broken
-                            } else {
-                                texts().invariant_holds
-                            }
+                        {move || match (broken(), earlier()) {
+                            (Some(_), Some(step)) => texts().invariant_broken_at(step + 1),
+                            (Some(_), None) => texts().invariant_broken.to_string(),
+                            (None, _) => texts().invariant_holds.to_string(),
                         }}
                     </span>
                     {detail}
@@ -138,12 +145,19 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
             <p class="hint">{move || texts().invariants_intro}</p>
             <ul class="promises">{promises}</ul>
             {move || {
-                let (count, hours) = expired.get();
+                let (count, hours, regranted) = expired.get();
+                // Why "at most once" broke, when a late retry was granted
+                // again; else context, not a break.
+                let said = if regranted {
+                    texts().receipts_expired_regranted(count, hours)
+                } else {
+                    texts().receipts_expired(count, hours)
+                };
                 (count > 0)
                     .then(|| {
                         view! {
                             <p class="expired" data-testid="receipts-expired" data-expired=count>
-                                {texts().receipts_expired(count, hours)}
+                                {said}
                             </p>
                         }
                     })

@@ -20,11 +20,15 @@ pub fn StagePromises(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
         .enumerate()
         .map(|(n, invariant)| {
             let broken = move || breaks.get()[n];
+            // Broken at an earlier step of the walkthrough, and not since.
+            let earlier = move || broken().and(ctl.broken_earlier.get()[n]);
             let hint_id = format!("stage-promise-{}-way", invariant.code());
             view! {
                 <li
                     class="stage-promise"
-                    class:broken=move || broken().is_some()
+                    class:broken=move || broken().is_some() && earlier().is_none()
+                    class:was-broken=move || earlier().is_some()
+                    data-broken-step=move || earlier().map(|s| (s + 1).to_string())
                     data-testid="stage-promise"
                     data-invariant=invariant.code()
                     data-holds=move || broken().is_none().to_string()
@@ -37,7 +41,10 @@ pub fn StagePromises(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                                 <span class="state-icon" aria-hidden="true">"✕"</span>
                                 {move || texts().invariant(invariant)}
                                 ": "
-                                {move || texts().invariant_broken}
+                                {move || match earlier() {
+                                    Some(step) => texts().invariant_broken_at(step + 1),
+                                    None => texts().invariant_broken.to_string(),
+                                }}
                             </button>
                             <span id=hint_id.clone() class="visually-hidden">{move || texts().show_attempt(b.attempt)}</span>
                         }

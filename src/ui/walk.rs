@@ -16,8 +16,8 @@ use crate::i18n::Lang;
 use crate::lab::AttemptId;
 use crate::lab::{FieldError, Lab};
 use crate::walkthrough::{
-    handout_of, has_time, judge, mark, met, play_to, reveal_in, run_step, Content, Guest, Handout,
-    Op, Panel, Progress, Scenario, ScenarioText, TeacherScenario,
+    handout_of, has_time, judge, mark, met, play_to, promise_steps, reveal_in, run_step, Content,
+    Guest, Handout, Op, Panel, Progress, Scenario, ScenarioText, TeacherScenario,
 };
 
 use super::controller::{Controller, Notice, Replacement, Speed, WalkNotice};
@@ -548,6 +548,11 @@ impl Walk {
             .with_value(|t| t.as_ref().map(parts))
             .unwrap_or_else(|| self.ctl.lab.with_untracked(parts));
         self.ctl.marks.set(marks);
+        // A promise an earlier step broke is told as broken then.
+        let earlier = promise_steps(on.script(), step)
+            .map(|steps| steps.map(|s| s.broken_before(step)))
+            .unwrap_or_default();
+        self.ctl.broken_earlier.set(earlier);
         // Once drawn, the first mark among the panels is brought into view
         // (the panels may still be arriving after a deep link).
         spawn_local(async {
@@ -678,6 +683,7 @@ impl Walk {
             self.step.set(self.course_step.get_value());
         }
         self.ctl.marks.set(Vec::new());
+        self.ctl.broken_earlier.set([None; 3]);
         self.ctl.speed.set(self.speed_before.get_value());
         if let Some(notice) = self.notice_aside.try_update_value(Option::take).flatten() {
             if self.ctl.can_bring_back() {

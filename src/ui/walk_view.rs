@@ -178,7 +178,12 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     // A verdict or a revealed answer is brought into view with its question,
     // once drawn: the room looks at it.
     Effect::new(move |_| {
-        let (shown, given) = (walk.answer_shown.get(), walk.given.with(Option::is_some));
+        // (Again when presenter mode changes the panel's size.)
+        let (shown, given, _) = (
+            walk.answer_shown.get(),
+            walk.given.with(Option::is_some),
+            walk.presenter.get(),
+        );
         if !shown && !given {
             return;
         }
@@ -370,10 +375,21 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         {move || t().next_section}
                     </button>
                 })}
-                <button on:click=move |_| walk.finish() aria-disabled=move || (!walk.animating.get()).to_string()>
-                    {move || t().skip}
+                // Beside the stage, an icon with its name for screen readers
+                // (and as a tooltip): the clicker's buttons keep one row.
+                <button
+                    class="walk-icon-button"
+                    title=move || t().skip
+                    on:click=move |_| walk.finish()
+                    aria-disabled=move || (!walk.animating.get()).to_string()
+                >
+                    <span class="walk-icon walk-icon-skip" aria-hidden="true">"⇥"</span>
+                    <span class="walk-button-label">{move || t().skip}</span>
                 </button>
-                <button on:click=move |_| walk.restart()>{move || t().restart}</button>
+                <button class="walk-icon-button" title=move || t().restart on:click=move |_| walk.restart()>
+                    <span class="walk-icon" aria-hidden="true">"↺"</span>
+                    <span class="walk-button-label">{move || t().restart}</span>
+                </button>
                 <button
                     aria-pressed=move || walk.playing.get().to_string()
                     on:click=move |_| walk.toggle_play()
@@ -618,13 +634,16 @@ fn QuestionView(walk: Walk) -> impl IntoView {
                 <p id="walk-question" lang=other.map(|l| l.tag()) dir=other.map(|l| l.dir())>
                     {asked}
                 </p>
-                {input}
-                // For the room, once it has had its say.
-                {move || (!walk.answer_shown.get()).then(|| view! {
-                    <button class="reveal-answer" data-testid="reveal-answer" on:click=move |_| walk.answer_shown.set(true)>
-                        {move || t().reveal_answer}
-                    </button>
-                })}
+                // The way to answer and, for the room once it has had its
+                // say, the answer: on one line where they fit.
+                <div class="walk-answer-row">
+                    {input}
+                    {move || (!walk.answer_shown.get()).then(|| view! {
+                        <button class="reveal-answer" data-testid="reveal-answer" on:click=move |_| walk.answer_shown.set(true)>
+                            {move || t().reveal_answer}
+                        </button>
+                    })}
+                </div>
                 // Always on the page, so what appears in it is read out.
                 <div role="status" class="walk-feedback-region">
                     <Feedback walk=walk explain=explain hint=hint />
