@@ -30,7 +30,12 @@ const presenterOn = (page) => page.evaluate(() => document.documentElement.class
  * every box between it and the page that clips what overflows it.
  */
 function onScreen(page, selector) {
-  return page.evaluate((selector) => {
+  return page.evaluate(whole, selector);
+}
+
+/** In the page: true when the element is whole on the screen, else why not. */
+function whole(selector) {
+  {
     const element = document.querySelector(selector);
     if (!element) return `${selector}: not on the page`;
     const rect = element.getBoundingClientRect();
@@ -47,7 +52,17 @@ function onScreen(page, selector) {
     return rect.top >= top - 1 && rect.bottom <= bottom + 1
       ? true
       : `${selector}: ${Math.round(rect.top)}–${Math.round(rect.bottom)} outside ${Math.round(top)}–${Math.round(bottom)}`;
-  }, selector);
+  }
+}
+
+/** A step's marked timeline row shows what the store did: the proof, on the screen. */
+async function markedOutcomeOnScreen(page, where) {
+  const selector = '[data-testid="timeline-row"][data-marked="true"] td.store .badge';
+  if ((await page.locator(selector).count()) === 0) return;
+  const seen = await page
+    .waitForFunction(`(${whole.toString()})(${JSON.stringify(selector)}) === true`, null, { timeout: 3000 })
+    .then(() => true, async () => onScreen(page, selector));
+  assert.equal(seen, true, `${where}: the marked row's outcome`);
 }
 
 /** The question's parts a room must see before it answers. */
@@ -86,6 +101,8 @@ const WALKS = [
   { lang: 'fa', viewport: { width: 1280, height: 720 }, scale: 1 },
   // A 1280×720 projector at 150 %.
   { lang: 'fa', viewport: { width: 853, height: 480 }, scale: 1.5 },
+  { lang: 'en', viewport: { width: 853, height: 480 }, scale: 1.5 },
+  { lang: 'fa', viewport: { width: 1024, height: 768 }, scale: 1 },
 ];
 
 for (const { lang, viewport, scale } of WALKS) {
@@ -100,6 +117,7 @@ for (const { lang, viewport, scale } of WALKS) {
       for (const [index, script] of scripts.scenarios.entries()) {
         for (let n = 1; n <= script.steps.length; n++) {
           await at(page, index, n);
+          await markedOutcomeOnScreen(page, `${script.id} step ${n}`);
           if (script.steps[n - 1].question) await checkQuestion(page, `${script.id} step ${n}`);
           assert.equal(await presenterOn(page), true, `${script.id} step ${n}: presenter mode stays on`);
           if (index === 1 && n === 1) {

@@ -169,10 +169,17 @@ fn the_walkthrough_says_each_value_in_its_place() {
         "Progress not imported: it comes from a newer lab (version 9)."
     );
     assert_eq!(w.paces(), ["Slow", "Normal", "Fast"]);
-    // A presentation clicker's Page Down steps too.
+    // A presentation clicker's Page Down steps too, on over a section's end.
     assert_eq!(
         w.keys_list()[0],
-        ("→ · Page Down", "Next step (← in Persian)")
+        (
+            "→ · Page Down",
+            "Next step, on into the next section (← in Persian)"
+        )
+    );
+    assert_eq!(
+        w.course_done,
+        "That was the course's last step: the course is done."
     );
     assert_eq!(w.keys_list()[1].0, "← · Page Up");
     let fa = Lang::Fa.walk();

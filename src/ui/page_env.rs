@@ -581,7 +581,14 @@ pub fn show_first_mark() -> bool {
             .flatten()
             .map(|panel| panel.get_bounding_client_rect().top() - area.top() + scrolled)
             .filter(|panel_top| top + rect.height() - panel_top + 8.0 <= height);
-        region.set_scroll_top((panel_top.unwrap_or(top) - 8.0).max(0.0) as i32);
+        // A timeline row taller than the region: from what the store did, so
+        // its outcome is on the screen (the stage draws its request).
+        let outcome_top = (rect.height() + 8.0 > height)
+            .then(|| mark.query_selector("td.store").ok().flatten())
+            .flatten()
+            .map(|cell| cell.get_bounding_client_rect().top() - area.top() + scrolled);
+        let target = panel_top.or(outcome_top).unwrap_or(top);
+        region.set_scroll_top((target - 8.0).max(0.0) as i32);
     }
     true
 }
