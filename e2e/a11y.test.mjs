@@ -288,6 +288,20 @@ for (const lang of ['en', 'fa']) {
       await page.getByTestId('walkthrough').locator('.walk-challenge button.primary').click();
       await page.getByTestId('challenge').waitFor();
       await scanAll(page, `${language}, a challenge in the sandbox`, found, { viewports: ['desktop', 'phone'] });
+      // Show me, and the move it leaves.
+      await page.getByTestId('challenge').getByRole('button', { name: lang === 'en' ? 'Show me' : 'نشانم دهید' }).click();
+      await page.locator('[data-testid="move-left"]:not(:empty)').waitFor();
+      await scanAll(page, `${language}, the move Show me left`, found, { viewports: ['desktop', 'phone'] });
+      // In presenter mode: a promise broken at an earlier step, the course's end, a revealed answer.
+      for (const [query, reveal] of [['s10&step=9', false], ['s11&step=7', false], ['s1&step=2', true]]) {
+        await page.goto(`${suite.server.url}?scenario=${query}&lang=${lang}&presenter=1`);
+        await page.waitForSelector('body[data-settled="true"]');
+        if (reveal) {
+          await page.getByTestId('reveal-answer').click();
+          await page.getByTestId('revealed-answer').waitFor();
+        }
+        await scanAll(page, `${language}, presenter mode at ${query}`, found, { viewports: ['projector'] });
+      }
     });
     await assertNoViolations(found, `walkthrough-presenter-${lang}`);
   });

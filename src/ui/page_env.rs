@@ -551,12 +551,21 @@ pub fn show_first_mark() -> bool {
     let Some(region) = document.and_then(|d| d.query_selector(".columns").ok().flatten()) else {
         return false;
     };
-    // None drawn yet: the panels may still be arriving.
-    let Some(mark) = region
-        .query_selector("[data-marked=\"true\"]")
-        .ok()
-        .flatten()
-    else {
+    // The first mark drawn with a size (one in a hidden panel has none); none
+    // yet: the panels may still be arriving.
+    let Some(marks) = region.query_selector_all("[data-marked=\"true\"]").ok() else {
+        return false;
+    };
+    // A marked timeline row first: the proof (a marked promise is drawn on
+    // the stage too).
+    let drawn: Vec<web_sys::Element> = (0..marks.length())
+        .filter_map(|i| marks.item(i))
+        .filter_map(|node| node.dyn_into::<web_sys::Element>().ok())
+        .filter(|element| element.get_bounding_client_rect().height() > 0.0)
+        .collect();
+    let row =
+        |e: &&web_sys::Element| e.get_attribute("data-testid").as_deref() == Some("timeline-row");
+    let Some(mark) = drawn.iter().find(row).or(drawn.first()).cloned() else {
         return false;
     };
     let (scrolled, height) = (

@@ -555,11 +555,22 @@ impl Walk {
         self.ctl.broken_earlier.set(earlier);
         // Once drawn, the first mark among the panels is brought into view
         // (the panels may still be arriving after a deep link).
-        spawn_local(async {
+        // It is looked at again for a while: panels arriving or drawn anew
+        // after the first look may move it (it is scrolled only when out of
+        // view, so a look that finds it in place changes nothing).
+        let step_now = self.step;
+        spawn_local(async move {
+            let mut in_place = 0;
             for _ in 0..20 {
                 TimeoutFuture::new(50).await;
-                if page_env::show_first_mark() {
+                if step_now.try_get_untracked() != Some(step) {
                     return;
+                }
+                if page_env::show_first_mark() {
+                    in_place += 1;
+                    if in_place >= 6 {
+                        return;
+                    }
                 }
             }
         });

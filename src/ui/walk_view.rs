@@ -329,10 +329,6 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 >
                     {narration}
                 </p>
-                // The clicker's last press: nothing comes after this step.
-                {move || (!lesson && course_end()).then(|| view! {
-                    <p class="walk-course-done" data-testid="course-done">{move || t().course_done}</p>
-                })}
             </div>
             </section>
             <div class="walk-controls" role="group" aria-label=move || t().region>
@@ -386,6 +382,10 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                     <span class="walk-icon walk-icon-skip" aria-hidden="true">"⇥"</span>
                     <span class="walk-button-label">{move || t().skip}</span>
                 </button>
+                // The clicker's last press: nothing comes after this step.
+                {move || (!lesson && course_end()).then(|| view! {
+                    <p class="walk-course-done" data-testid="course-done">{move || t().course_done}</p>
+                })}
                 <button class="walk-icon-button" title=move || t().restart on:click=move |_| walk.restart()>
                     <span class="walk-icon" aria-hidden="true">"↺"</span>
                     <span class="walk-button-label">{move || t().restart}</span>
