@@ -83,6 +83,19 @@ async fn until(ready: impl Fn() -> bool) {
     }
 }
 
+/// A button's text as a screen reader says it: without what is hidden from
+/// it (an icon beside the words).
+fn spoken_text(element: &Element) -> String {
+    let mut text = element.text_content().unwrap_or_default();
+    let hidden = element.query_selector_all("[aria-hidden=true]").unwrap();
+    for node in (0..hidden.length()).filter_map(|i| hidden.item(i)) {
+        if let Some(icon) = node.text_content() {
+            text = text.replacen(&icon, "", 1);
+        }
+    }
+    text.trim().to_string()
+}
+
 impl Mounted {
     fn find(&self, selector: &str) -> Option<Element> {
         self.root.query_selector(selector).unwrap()
@@ -99,7 +112,7 @@ impl Mounted {
     fn button(&self, name: &str) -> HtmlElement {
         self.all("button")
             .into_iter()
-            .find(|b| b.text_content().unwrap_or_default().trim() == name)
+            .find(|b| spoken_text(b) == name)
             .unwrap_or_else(|| panic!("no button named {name:?}"))
             .unchecked_into()
     }
