@@ -580,16 +580,19 @@ pub fn show_first_mark() -> bool {
         mark.get_bounding_client_rect(),
     );
     let top = rect.top() - area.top() + scrolled;
-    if top < scrolled || top + rect.height() > scrolled + height {
-        // The mark's panel from its heading (a timeline row with the
-        // timeline's title and count) where the two fit; else the mark. (The
-        // panel's slot has no box of its own: its section has.)
-        let panel_top = mark
-            .closest("[data-panel] > .panel")
-            .ok()
-            .flatten()
-            .map(|panel| panel.get_bounding_client_rect().top() - area.top() + scrolled)
-            .filter(|panel_top| top + rect.height() - panel_top + 8.0 <= height);
+    // The mark's panel from its heading (a timeline row with the timeline's
+    // title and count) where the two fit; else the mark. (The panel's slot
+    // has no box of its own: its section has.)
+    let panel_top = mark
+        .closest("[data-panel] > .panel")
+        .ok()
+        .flatten()
+        .map(|panel| panel.get_bounding_client_rect().top() - area.top() + scrolled)
+        .filter(|panel_top| top + rect.height() - panel_top + 8.0 <= height);
+    let out_of_view = top < scrolled || top + rect.height() > scrolled + height;
+    // In view, but its heading scrolled away where the two would fit.
+    let heading_away = panel_top.is_some_and(|panel_top| panel_top + 8.0 < scrolled);
+    if out_of_view || heading_away {
         // A timeline row taller than the region: from what the store did, so
         // its outcome is on the screen (the stage draws its request).
         let outcome_top = (rect.height() + 8.0 > height)

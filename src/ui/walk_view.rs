@@ -189,7 +189,8 @@ fn WalkBody(walk: Walk) -> impl IntoView {
         }
         leptos::task::spawn_local(async move {
             gloo_timers::future::TimeoutFuture::new(0).await;
-            if let Some(more) = more.get_untracked() {
+            // The panel may have gone meanwhile (the walkthrough closed).
+            if let Some(more) = more.try_get_untracked().flatten() {
                 page_env::show_feedback(&more);
             }
         });
