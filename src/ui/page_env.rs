@@ -582,12 +582,13 @@ pub fn show_first_mark() -> bool {
     let top = rect.top() - area.top() + scrolled;
     // The mark's panel from its heading (a timeline row with the timeline's
     // title and count) where the two fit; else the mark. (The panel's slot
-    // has no box of its own: its section has.)
+    // has no box of its own: its section has, and its title.)
     let panel_top = mark
         .closest("[data-panel] > .panel")
         .ok()
         .flatten()
-        .map(|panel| panel.get_bounding_client_rect().top() - area.top() + scrolled)
+        .map(|panel| panel.query_selector("h2").ok().flatten().unwrap_or(panel))
+        .map(|heading| heading.get_bounding_client_rect().top() - area.top() + scrolled)
         .filter(|panel_top| top + rect.height() - panel_top + 8.0 <= height);
     let out_of_view = top < scrolled || top + rect.height() > scrolled + height;
     // In view, but its heading scrolled away where the two would fit.
