@@ -437,11 +437,15 @@ test('a step marks what proves its point and shows only the panels it needs; "Sh
     assert.equal(await marked('[data-testid="timeline-row"][data-attempt="4"]').count(), 1);
     const promise = marked('[data-testid="invariant-receipt-has-grant"]');
     assert.equal(await promise.count(), 1);
-    // In view, though the panels beside the stage scroll by themselves.
+    // In view: the promise on the stage (drawn there with a size while the
+    // step marks it), and the marked row in the panels beside the stage,
+    // which scroll by themselves.
     await page.waitForFunction(() => {
-      const mark = document.querySelector('[data-testid="invariant-receipt-has-grant"]').getBoundingClientRect();
+      const stage = document.querySelector('[data-testid="stage-promise"][data-invariant="receipt-has-grant"][data-marked="true"]').getBoundingClientRect();
+      const row = document.querySelector('[data-testid="timeline-row"][data-marked="true"] td.store').getBoundingClientRect();
       const region = document.querySelector('.columns').getBoundingClientRect();
-      return mark.top >= region.top - 1 && mark.bottom <= Math.min(region.bottom, innerHeight) + 1;
+      return stage.height > 0 && stage.top >= 0 && stage.bottom <= innerHeight + 1
+        && row.top >= region.top - 1 && row.bottom <= Math.min(region.bottom, innerHeight) + 1;
     });
     const panel = (name) => page.locator(`[data-panel="${name}"]`);
     assert.equal(await panel('promises').isHidden(), false);
@@ -576,7 +580,7 @@ test('the overview of all sections says where the learner stands in each, opens 
     await suite.withLab({ query: `?scenario=s1&step=2&lang=${lang}` }, async (page) => {
       const overview = page.getByTestId('sections-overview');
       const summary = overview.locator('summary');
-      assert.equal((await summary.textContent()).trim(), `${t.all} · ${t.count(0)}`);
+      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(0)}`);
       await summary.click();
       const sections = overview.getByTestId('overview-section');
       await sections.first().waitFor();
@@ -595,7 +599,7 @@ test('the overview of all sections says where the learner stands in each, opens 
       const s1Done = { format: 'idempotency-lab/progress', version: 1, scenarios: { s1: { furthest: 3, answered: [2], challenge: true } } };
       await page.getByTestId('import-progress').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(s1Done)) });
       await page.getByTestId('notice').waitFor();
-      assert.equal((await summary.textContent()).trim(), `${t.all} · ${t.count(1)}`);
+      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(1)}`);
       await summary.click();
       await s1.waitFor();
       assert.equal(await s1.getAttribute('data-standing'), 'done');
