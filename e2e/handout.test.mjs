@@ -34,6 +34,11 @@ test('the teacher\'s copy of s4 in Persian: every step, both questions, the answ
     assert.equal(await sheet.getAttribute('lang'), 'fa');
     assert.equal(await sheet.isVisible(), false, 'not on the screen');
     assert.equal(await page.getByTestId('handout-question').count(), 2);
+    // Each step's picture beside its text, people named as the narration names them.
+    const steps = await sheet.locator('.handout-step').count();
+    assert.equal(await page.getByTestId('handout-picture').count(), steps);
+    assert.match(await page.getByTestId('handout-picture').last().textContent(), /آلیس/);
+    assert.doesNotMatch(await page.getByTestId('handout-picture').last().textContent(), /alice/);
     const key = await page.getByTestId('handout-key').textContent();
     assert.match(key, /پرسش ۱: ۲۰۰/);
     assert.match(key, /پرسش ۲: رد می‌شود؛ چیزی تغییر نمی‌کند/);
@@ -69,6 +74,10 @@ test('the student\'s copy leaves the revealing steps for notes and has no answer
     const text = await sheet.textContent();
     // The steps after each question show its answer: on the student's copy, room to note it.
     assert.equal(await sheet.locator('.handout-observe').count(), 2);
+    // A picture beside every step but those: it would tell what to note.
+    const steps = await sheet.locator('.handout-step').count();
+    assert.equal(await page.getByTestId('handout-picture').count(), steps - 2);
+    assert.equal(await sheet.locator('.handout-step:has(.handout-observe) [data-testid="handout-picture"]').count(), 0);
     assert.doesNotMatch(text, /Alice has 200/);
     assert.match(text, /Name:/);
     // Printed again, as the teacher's copy: the same sheet, now with the key.

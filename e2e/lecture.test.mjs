@@ -229,3 +229,74 @@ test('one truth at a time: a promise an earlier step broke is told by its step, 
     assert.match(await page.getByTestId('receipts-expired').innerText(), /that is why “at most once” broke/);
     assert.ok(await sized(page.locator('[data-testid="stage-promise"][data-invariant="at-most-once"]')));
   }));
+
+/** In the page: the smallest rendered font size (zoom included) of the stage's visible text under each selector. */
+function smallestFont(selectors) {
+  const out = {};
+  for (const selector of selectors) {
+    let least = Infinity;
+    for (const element of document.querySelectorAll(`.panel.stage ${selector}`)) {
+      const rect = element.getBoundingClientRect();
+      if (!rect.width || !rect.height || !element.textContent.trim()) continue;
+      least = Math.min(least, parseFloat(getComputedStyle(element).fontSize) * (element.currentCSSZoom ?? 1));
+    }
+    out[selector] = least;
+  }
+  return out;
+}
+
+// The busiest pictures of the course: a crowd waiting, two processes with their
+// memories, a durable store beside two processes, receipts swept.
+for (const lang of ['fa', 'en']) {
+  test(`presenter mode at 1280×720 draws the stage for the back row (${lang}): labels of 20 px, the rest of 16, on one screen`, () =>
+    suite.withLab({ query: `?scenario=s5&step=2&lang=${lang}&presenter=1`, viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' }, async (page) => {
+      const labels = ['.caller-head', '.stage-part-title', '.table-name', '.stage-balance', '.stage-receipt', '.stage-consumer', '.stage-waiting'];
+      const secondary = ['.caller-state', '.mark', '.stage-queue-count', '.stage-sub-title', '.stage-promise', '.stage-deadline', '.lane-more'];
+      for (const [id, step] of [['s5', 2], ['s6', 6], ['s10', 6], ['s10', 9], ['s11', 7]]) {
+        const index = scripts.scenarios.findIndex((s) => s.id === id);
+        await page.goto(`${suite.server.url}?scenario=${id}&step=${step}&lang=${lang}&presenter=1`);
+        await at(page, index, step);
+        const sizes = await page.evaluate(smallestFont, [...labels, ...secondary]);
+        for (const selector of labels) assert.ok(sizes[selector] >= 20, `${id} step ${step}: ${selector} at ${sizes[selector]} px`);
+        for (const selector of secondary) assert.ok(sizes[selector] >= 16, `${id} step ${step}: ${selector} at ${sizes[selector]} px`);
+        const stage = await page.locator('.panel.stage').boundingBox();
+        assert.ok(stage.y >= 0 && stage.y + stage.height <= 720, `${id} step ${step}: the stage spans ${stage.y}–${stage.y + stage.height}`);
+      }
+    }));
+}
+
+test('a section is named whole where the list stands, and the list still opens from it', () =>
+  suite.withLab({ query: '?scenario=s10&step=1&lang=en&presenter=1', viewport: { width: 1024, height: 768 }, reducedMotion: 'reduce' }, async (page) => {
+    await at(page, 9, 1);
+    const shown = page.getByTestId('section-title');
+    const select = page.getByTestId('scenario-select');
+    const chosen = await select.evaluate((s) => s.selectedOptions[0].textContent);
+    assert.equal((await shown.innerText()).trim(), chosen.trim());
+    // Nothing of it cut: no ellipsis, no overflow, every line inside the viewport.
+    assert.ok(await shown.evaluate((e) => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1), 'the title fits its box');
+    assert.equal(await onScreen(page, '[data-testid="section-title"]'), true);
+    // The list lies over the title: a click on the title is the list's.
+    const box = await shown.boundingBox();
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.id, [box.x + box.width / 2, box.y + box.height / 2]);
+    assert.equal(hit, 'walk-scenario');
+    await select.selectOption('1');
+    await at(page, 1, 1);
+    assert.match(await shown.innerText(), /^2\. A timeout says nothing about the outcome/);
+    // Focus on the unseen list shows its ring on the title.
+    await select.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    assert.notEqual(await shown.evaluate((e) => getComputedStyle(e).outlineStyle), 'none');
+  }));
+
+test('the picture names people as the Persian narration does, and the request keeps the account id beside', () =>
+  suite.withLab({ query: '?scenario=s6&step=6&lang=fa', viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' }, async (page) => {
+    await at(page, 5, 6);
+    assert.match(await page.locator('.walk-narration').innerText(), /آلیس/);
+    const who = await page.locator('[data-testid="stage-caller"] .caller-who').allInnerTexts();
+    assert.ok(who.length > 0 && who.every((name) => name === 'آلیس'), who.join(', '));
+    assert.match(await page.locator('.stage-balance').first().innerText(), /آلیس/);
+    assert.doesNotMatch(await page.locator('.panel.stage').innerText(), /\balice\b/);
+    const request = page.locator('[data-testid="timeline-row"] td.request').first();
+    assert.match(await request.innerText(), /آلیس alice/);
+  }));

@@ -975,7 +975,7 @@ fn a_refused_slice_stops_the_step_and_says_why() {
 }
 
 /// The handout says on paper what the player says on screen: each step's
-/// narration from the world at that step, each question's answer and its
+/// narration and picture from the world at that step, each question's answer and its
 /// explanation from the world after the next step.
 #[test]
 fn a_handout_prints_what_the_player_shows_and_the_answers_it_reveals() {
@@ -993,6 +993,14 @@ fn a_handout_prints_what_the_player_shows_and_the_answers_it_reveals() {
                 let said =
                     render(&text.steps[n].narration, tour.lab.state(), number(lang)).unwrap();
                 assert_eq!(printed.narration, said, "{} step {}", script.id, n + 1);
+                // The picture beside it is the stage the player draws then.
+                assert_eq!(
+                    printed.picture,
+                    tour.lab.state().stage(),
+                    "{} step {}",
+                    script.id,
+                    n + 1
+                );
                 let revealing = n > 0 && script.steps[n - 1].question.is_some();
                 assert_eq!(printed.reveals, revealing);
                 let asked = script.steps[n].question.as_ref();

@@ -2,6 +2,7 @@
 //! picture, the states and marks its legend names, and the short description
 //! a screen reader hears.
 
+use std::borrow::Cow;
 use std::ops::Deref;
 
 use super::catalog::{Arg, Catalog};
@@ -15,6 +16,14 @@ words!(
     title, legend, callers, no_callers, queue, consumer, memory, durable, balances, receipts,
     naive, outbox, relay, handler, mail, in_progress, empty,
 });
+
+/// The accounts the course's people hold, and the message that names each.
+const PEOPLE: [(&str, &str); 4] = [
+    ("alice", "stage.person.alice"),
+    ("bob", "stage.person.bob"),
+    ("carol", "stage.person.carol"),
+    ("dave", "stage.person.dave"),
+];
 
 pub struct StageTexts {
     catalog: &'static Catalog,
@@ -47,6 +56,22 @@ impl StageTexts {
 
     fn say(&self, key: &str, args: &[(&str, Arg)]) -> String {
         self.catalog.say(key, args)
+    }
+
+    /// The person an account belongs to, named as the narration names them
+    /// ("Alice", "آلیس"); an account the course names nobody for is shown as
+    /// it is (any character that cannot be seen made visible).
+    pub fn person<'a>(&self, account: &'a str) -> Cow<'a, str> {
+        match PEOPLE.iter().find(|(id, _)| *id == account) {
+            Some((_, key)) => Cow::Borrowed(self.word(key)),
+            None => crate::lab::visible(account),
+        }
+    }
+
+    /// Whether the store's table shows the account's id beside its person's
+    /// name: only where the two differ by more than a capital letter.
+    pub fn id_beside(&self, account: &str) -> bool {
+        !self.person(account).eq_ignore_ascii_case(account)
     }
 
     pub fn caller_state(&self, state: CallerState) -> &'static str {
@@ -178,11 +203,14 @@ impl StageTexts {
             Some(b) => self.say(
                 "stage.read",
                 &[
-                    ("account", Arg::Id(account)),
+                    ("account", Arg::Id(&self.person(account))),
                     ("balance", Arg::Amount(b.into())),
                 ],
             ),
-            None => self.say("stage.read_refused", &[("account", Arg::Id(account))]),
+            None => self.say(
+                "stage.read_refused",
+                &[("account", Arg::Id(&self.person(account)))],
+            ),
         }
     }
 

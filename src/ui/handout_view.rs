@@ -6,6 +6,7 @@
 
 use leptos::prelude::*;
 
+use super::handout_picture::HandoutPicture;
 use super::walk::{Printed, Walk};
 
 /// Ruled lines for a student's notes.
@@ -73,11 +74,17 @@ pub fn HandoutSheet(walk: Walk) -> impl IntoView {
                         </div>
                     }
                 });
+                // The picture beside the text, but not where a student's copy
+                // leaves room to note what happened: it would tell them.
+                let picture = (teacher || !step.reveals)
+                    .then(|| view! { <HandoutPicture stage=step.picture lang=lang /> });
                 view! {
                     <li class="handout-step">
                         <h3>{t.handout_step(n + 1)}</h3>
-                        {told}
-                        {question}
+                        <div class="handout-step-body">
+                            <div class="handout-text">{told} {question}</div>
+                            {picture}
+                        </div>
                     </li>
                 }
             })

@@ -12,6 +12,7 @@ mod drawers;
 mod embed_dialog;
 mod explorer_engine;
 mod explorer_view;
+mod handout_picture;
 mod handout_view;
 mod host;
 mod invariant_view;

@@ -160,7 +160,7 @@ fn CallerFigure(
                 <span class="caller-head">
                     <span class="caller-id">"#" {t.num(attempt)}</span>
                     " "
-                    <bdi dir="ltr" class="caller-who">{visible(&caller.account_id).into_owned()}</bdi>
+                    <bdi class="caller-who">{t.stage.person(&caller.account_id).into_owned()}</bdi>
                     " "
                     <bdi dir="ltr" class="caller-points">"+" {t.num(caller.points)}</bdi>
                 </span>
@@ -511,7 +511,9 @@ fn Tables(
                             data-unheld=unheld.then_some("true")
                             data-marked=move || ctl.marked(&part).then_some("true")
                         >
-                            <dt><bdi dir="ltr">{visible(account).into_owned()}</bdi></dt>
+                            // The person, as the narration names them (the timeline's
+                            // request shows the account's id beside).
+                            <dt><bdi>{t.stage.person(account).into_owned()}</bdi></dt>
                             <dd><bdi dir="ltr">{t.num(balance)}</bdi></dd>
                         </div>
                         }
@@ -528,7 +530,7 @@ fn Tables(
                             let (account, key) = (account.clone(), key.clone());
                             move || pointed_at.with(|op| op.as_ref().is_some_and(|(a, k)| *a == account && *k == key))
                         };
-                        let text = format!("{} · {} · +{}", visible(&account), visible(&key), t.num(points));
+                        let text = format!("{} · {} · +{}", t.stage.person(&account), visible(&key), t.num(points));
                         let label = t.stage.receipt_lead(&text);
                         let lead = {
                             let (account, key) = (account.clone(), key.clone());

@@ -489,7 +489,12 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
             <td class="request" data-label=t.col_request>
                 <bdi dir="ltr" class="key">{visible(&grant.key).into_owned()}</bdi>
                 <span class="meta">
-                    <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
+                    // The person the narration names, and the account id the
+                    // request carries beside it where the two differ.
+                    <bdi>{t.stage.person(&grant.account_id).into_owned()}</bdi>
+                    {t.stage.id_beside(&grant.account_id).then(|| view! {
+                        " " <bdi dir="ltr" class="account-id">{visible(&grant.account_id).into_owned()}</bdi>
+                    })}
                     " "
                     <bdi dir="ltr" class="points">"+" {t.num(grant.points)}</bdi>
                 </span>

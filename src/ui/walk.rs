@@ -104,7 +104,7 @@ impl OnShow {
 
 /// A handout ready to print: whose copy, in which language, and which
 /// section of how many (none for a teacher's scenario).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Printed {
     pub handout: Handout,
     pub teacher: bool,

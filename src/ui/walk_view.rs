@@ -209,33 +209,35 @@ fn WalkBody(walk: Walk) -> impl IntoView {
             walk.go(index, 0);
         }
     };
-    let options = move || {
+    // A section as the list names it: its number, title and where a learner stands.
+    let section_label = move |i: usize, progress: &Progress| -> Option<String> {
         let content = content()?;
+        let script = content.scripts.scenarios.get(i)?;
+        let title = &content.text.scenarios[&script.id].title;
+        let mark = match progress.standing(&content.scripts, &script.id) {
+            Standing::Done => format!(" ✓ {}", t().done),
+            Standing::Walked { .. } => format!(" — {}", t().walked),
+            Standing::NotStarted | Standing::AtStep { .. } => String::new(),
+        };
+        Some(format!("{}. {title}{mark}", lang().number(i + 1)))
+    };
+    let options = move || {
+        let count = content()?.scripts.scenarios.len();
         let progress = walk.progress.get();
-        let (done, walked) = (t().done, t().walked);
         Some(
-            content
-                .scripts
-                .scenarios
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let title = content.text.scenarios[&s.id].title.clone();
-                    // Where a learner stands in each section, at a glance.
-                    let mark = match progress.standing(&content.scripts, &s.id) {
-                        Standing::Done => format!(" ✓ {done}"),
-                        Standing::Walked { .. } => format!(" — {walked}"),
-                        Standing::NotStarted | Standing::AtStep { .. } => String::new(),
-                    };
+            (0..count)
+                .map(|i| {
                     view! {
                         <option value=i.to_string() selected=move || walk.scenario.get() == i>
-                            {format!("{}. {title}{mark}", lang().number(i + 1))}
+                            {section_label(i, &progress)}
                         </option>
                     }
                 })
                 .collect_view(),
         )
     };
+    // The chosen section's whole title, wrapped where the list would cut it.
+    let shown_section = move || section_label(walk.scenario.get(), &walk.progress.get());
     let export = move |_| {
         let json = walk.progress.with_untracked(Progress::to_json);
         page_env::download(PROGRESS_FILE_NAME, &json);
@@ -293,9 +295,14 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                         None => view! {
                             <div class="choice walk-section">
                                 <label for="walk-scenario">{move || t().section}</label>
-                                <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
-                                    {options}
-                                </select>
+                                <span class="walk-section-pick">
+                                    <span class="walk-section-shown" data-testid="section-title" aria-hidden="true">
+                                        {shown_section}
+                                    </span>
+                                    <select id="walk-scenario" data-testid="scenario-select" on:change=select_scenario>
+                                        {options}
+                                    </select>
+                                </span>
                             </div>
                         }
                         .into_any(),

@@ -9,9 +9,9 @@ use super::narration::{render, TemplateError};
 use super::question::question_text_in;
 use super::script::{Answer, Scenario};
 use super::tour::{reveal_in, run_step, Content, ContentError};
-use crate::lab::Lab;
+use crate::lab::{Lab, Stage};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Handout {
     /// The scenario's id (`s4`).
     pub id: String,
@@ -22,9 +22,12 @@ pub struct Handout {
     pub hint: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HandoutStep {
     pub narration: String,
+    /// The world as the stage draws it when the step has run: the picture
+    /// printed beside the step's text.
+    pub picture: Stage,
     /// The step shows the answer to the question before it: a student's copy
     /// leaves room to note what happened instead of telling it.
     pub reveals: bool,
@@ -106,6 +109,7 @@ pub fn handout_of(
         let reveals = n > 0 && script.steps[n - 1].question.is_some();
         steps.push(HandoutStep {
             narration,
+            picture: lab.state().stage(),
             reveals,
             question,
         });
