@@ -143,7 +143,7 @@ test('the chart: a labelled value axis, the timeline’s attempt numbers, and a 
     assert.deepEqual(await attemptLabels(page), fa(numbers));
     const faUnder = await attemptsUnderLabels(page);
     assert.deepEqual([...faUnder], numbers, 'the read-out names its attempt in ASCII for suites');
-    assert.equal(faUnder.words, '#۴ · موجودی فعلی درست پس از آن: ۱۲۵ · رسید ذخیره‌شده: رسید، موجودی ۱۰۰ (قدیمی‌تر از موجودی فعلی)');
+    assert.equal(faUnder.words, '#۴، موجودی فعلی درست پس از آن: ۱۲۵، رسید ذخیره‌شده: رسید، موجودی ۱۰۰ (قدیمی‌تر از موجودی فعلی)');
     const faSummary = await summary.textContent();
     assert.match(faSummary, /^تلاش‌های \u2068۱\u2069 تا \u2068۴\u2069 \(۴ تلاش رسم شده\): موجودی فعلی از \u2068۰\u2069 به \u2068۱۲۵\u2069 رسید\./);
     assert.doesNotMatch(faSummary, /\d/, 'no ASCII digit in Persian words');

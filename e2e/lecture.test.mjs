@@ -178,6 +178,19 @@ test('an answer sent with Enter gives the keys back to the clicker; Esc in the f
     await focusPage(page);
     await page.keyboard.press('Escape');
     assert.equal(await presenterOn(page), false);
+    // A clicker's start button (F5) turns it on again, without reloading the lesson.
+    await page.evaluate(() => { window.sameLesson = true; });
+    await page.keyboard.press('F5');
+    await page.waitForFunction(() => document.documentElement.classList.contains('presenter'));
+    assert.equal(await page.evaluate(() => window.sameLesson), true, 'not reloaded');
+    await page.keyboard.press('F5');
+    assert.equal(await presenterOn(page), true, 'F5 again keeps it on');
+    await at(page, 0, 2);
+    // The clicker reaches through the answer field: the field is left, the step moves.
+    await answer.click();
+    await page.keyboard.press('PageDown');
+    await at(page, 0, 3);
+    assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'walk-answer');
   }));
 
 test("Show me leads to the end of every section's challenge: it says the move it left, and pressed again makes it", () =>
@@ -299,4 +312,22 @@ test('the picture names people as the Persian narration does, and the request ke
     assert.doesNotMatch(await page.locator('.panel.stage').innerText(), /\balice\b/);
     const request = page.locator('[data-testid="timeline-row"] td.request').first();
     assert.match(await request.innerText(), /آلیس alice/);
+  }));
+
+test('the picture draws what the narration says: a paused consumer is drawn paused, in both languages', () =>
+  suite.withLab({ query: '?scenario=s5&step=1&lang=en', viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' }, async (page) => {
+    await at(page, 4, 1);
+    assert.match(await page.locator('.walk-narration').innerText(), /consumer is paused/);
+    const consumer = page.getByTestId('stage-consumer');
+    assert.equal(await consumer.getAttribute('data-paused'), 'true');
+    assert.match(await consumer.innerText(), /Consumer paused/);
+    assert.match(await consumer.getAttribute('aria-label'), /paused/);
+    await page.goto(`${suite.server.url}?scenario=s5&step=1&lang=fa`);
+    await at(page, 4, 1);
+    assert.match(await page.locator('.walk-narration').innerText(), /مصرف‌کننده متوقف است/);
+    assert.match(await consumer.innerText(), /مصرف‌کننده متوقف/);
+    // Released at step 3, it works again and is drawn so.
+    await page.goto(`${suite.server.url}?scenario=s5&step=3&lang=en`);
+    await at(page, 4, 3);
+    assert.equal(await consumer.getAttribute('data-paused'), null);
   }));

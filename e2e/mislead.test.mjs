@@ -71,6 +71,7 @@ const EN = {
   retriesResend: 'Retries resend:',
   num: (n) => String(n),
   seconds: (s) => s,
+  sep: ' · ',
 };
 
 const FA_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
@@ -78,6 +79,8 @@ const faNum = (n) => String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]);
 
 const FA = {
   lang: 'fa',
+  // Persian's zero is a dot: a line's parts are parted by a comma, not a middle dot.
+  sep: '، ',
   account: 'حساب',
   key: 'کلید',
   points: 'امتیاز',
@@ -578,7 +581,7 @@ test('3. queue slots tell requests apart, and show the whole request on hover an
         assert.ok(f.short.includes(`#${t.num(n)}`), `slot ${n} shows its attempt: ${f.short}`);
         assert.ok(f.short.includes(`+${t.num(n * 10)}`), `slot ${n} shows its points: ${f.short}`);
         assert.ok(f.short.includes(`-104${n}`), `slot ${n} shows its key's ending: ${f.short}`);
-        assert.equal(f.full, `${t.attempt(n)}: account-7 · order-104${n} · +${t.num(n * 10)}`);
+        assert.equal(f.full, `${t.attempt(n)}: account-7${t.sep}order-104${n}${t.sep}+${t.num(n * 10)}`);
         assert.equal(f.shortHidden, 'true', 'the short form is not read twice');
         assert.ok(f.fullSize <= 1, `slot ${n}: the whole request is hidden until asked for (${f.fullSize}px²)`);
       }
@@ -586,7 +589,7 @@ test('3. queue slots tell requests apart, and show the whole request on hover an
       // A screen reader reads the whole request.
       const aria = await page.locator('ol.slots').ariaSnapshot();
       for (let n = 1; n <= 4; n += 1) {
-        assert.ok(aria.includes(`${t.attempt(n)}: account-7 · order-104${n} · +${t.num(n * 10)}`), `accessible text of slot ${n}:\n${aria}`);
+        assert.ok(aria.includes(`${t.attempt(n)}: account-7${t.sep}order-104${n}${t.sep}+${t.num(n * 10)}`), `accessible text of slot ${n}:\n${aria}`);
       }
 
       // Hover: the whole request appears, in the window.
@@ -732,13 +735,13 @@ test('6b. look-alike keys in a session from an older build are shown with visibl
       const receipts = await page.getByTestId('receipt-row').evaluateAll((els) => els.map((e) => e.cells[0].textContent.replace(/\s+/g, ' ').trim()));
       assert.deepEqual(
         [...receipts].sort(),
-        ['account-7 · order-1042', 'account-7 · order-1042␠', 'account-7 · order␠␠1042', 'account-7 · ⟨U+200B⟩', 'account-7␠ · order-1042'].sort(),
+        [`account-7${t.sep}order-1042`, `account-7${t.sep}order-1042␠`, `account-7${t.sep}order␠␠1042`, `account-7${t.sep}⟨U+200B⟩`, `account-7␠${t.sep}order-1042`].map((r) => r.trim()).sort(),
       );
       const balances = await page.locator('section.store dl.balances dt, section.store .balances dt').allTextContents();
       assert.ok(balances.includes('account-7') && balances.includes('account-7␠'), `two accounts told apart: ${balances.join(' | ')}`);
       assert.equal(await balanceOf(page, 'account-7'), t.num(400));
       assert.equal(await page.getByTestId('balance-account-7 ').textContent(), t.num(100));
-      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`order-1042$|account-7 · order-1042 · \\+${t.num(100)}$`));
+      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`order-1042$|account-7${t.sep}order-1042${t.sep}\\+${t.num(100)}$`));
       const raw = await page.evaluate(() => {
         const found = [];
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -809,7 +812,7 @@ test('7. a right-to-left override is refused by the form, and in an old session 
         return found;
       });
       assert.deepEqual(leaks, [], `${t.lang}: no raw U+202E in the page`);
-      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`acct⟨U\\+202E⟩-7 · order⟨U\\+202E⟩-1042 · \\+${t.num(100)}$`));
+      assert.match(await text(page.getByTestId('retry-target')), new RegExp(`acct⟨U\\+202E⟩-7${t.sep}order⟨U\\+202E⟩-1042${t.sep}\\+${t.num(100)}$`));
     });
   });
 });
@@ -979,7 +982,7 @@ test('10d. fresh-key retries are named order-1042-fresh-1, then -fresh-2', async
       await idle(page, t);
       await button(page, t.retryFresh).click();
       await idle(page, t);
-      assert.equal(await text(page.getByTestId('retry-target')), `${t.retriesResend} account-7 · order-1042-fresh-1 · +${t.num(100)}`);
+      assert.equal(await text(page.getByTestId('retry-target')), `${t.retriesResend} account-7${t.sep}order-1042-fresh-1${t.sep}+${t.num(100)}`);
       await button(page, t.retryFresh).click();
       await idle(page, t);
       assert.deepEqual(await keys(page), ['order-1042', 'order-1042-fresh-1', 'order-1042-fresh-2']);

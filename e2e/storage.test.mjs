@@ -343,7 +343,7 @@ test('in Persian: the panel, the options and a clock past a day, in Persian word
     await button(page, 'یک روز جلو').click();
     await button(page, 'یک ساعت جلو').click();
     assert.equal(await virtualNow(page), 25 * 3_600_000);
-    assert.equal(await text(clock(page)), 'زمان مجازی ۱ روز \u2068۰۱:۰۰:۰۰٫۰\u2069 · فرایند ۱');
+    assert.equal(await text(clock(page)), 'زمان مجازی ۱ روز \u2068۰۱:۰۰:۰۰٫۰\u2069، فرایند ۱');
     const retention = field(page, 'زمان نگه‌داری رسید (ساعت)');
     await retention.fill('۰');
     await retention.press('Enter');
@@ -353,7 +353,7 @@ test('in Persian: the panel, the options and a clock past a day, in Persian word
     await choose(page, 'مخزن', 'ماندگار: یک تراکنش');
     assert.match(await text(page.getByTestId('store-shows')), /رسیدها ۴۸ ساعت پس از نوشته‌شدن پاک می‌شوند/);
     await choose(page, 'فرایندها', '۲');
-    assert.match(await text(clock(page)), /· فرایندهای ۱ و ۲$/);
+    assert.match(await text(clock(page)), /، فرایندهای ۱ و ۲$/);
   }));
 
 /**

@@ -575,12 +575,12 @@ test('the section list says which sections were walked through and which are don
 test('the overview of all sections says where the learner stands in each, opens one, and shows imported progress at once', async () => {
   for (const lang of ['en', 'fa']) {
     const t = lang === 'en'
-      ? { all: 'All sections', count: (d) => `${d} of ${scripts.scenarios.length} done`, atStep: 'as far as step 2 of 3', notStarted: 'not started', done: '✓ done' }
-      : { all: 'همه‌ی بخش‌ها', count: (d) => `${'۰۱۲۳۴۵۶۷۸۹'[d]} از ۱۱ بخش تمام شده است`, atStep: 'تا گام ۲ از ۳', notStarted: 'آغاز نشده', done: '✓ تمام' };
+      ? { all: 'All sections', count: (w, d) => `${w} of ${scripts.scenarios.length} walked through, ${d} done`, atStep: 'as far as step 2 of 3', notStarted: 'not started', done: '✓ done' }
+      : { all: 'همه‌ی بخش‌ها', count: (w, d) => `${'۰۱۲۳۴۵۶۷۸۹'[w]} از ۱۱ بخش تا پایان دیده شد، ${'۰۱۲۳۴۵۶۷۸۹'[d]} بخش تمام`, atStep: 'تا گام ۲ از ۳', notStarted: 'آغاز نشده', done: '✓ تمام' };
     await suite.withLab({ query: `?scenario=s1&step=2&lang=${lang}` }, async (page) => {
       const overview = page.getByTestId('sections-overview');
       const summary = overview.locator('summary');
-      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(0)}`);
+      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(0, 0)}`);
       await summary.click();
       const sections = overview.getByTestId('overview-section');
       await sections.first().waitFor();
@@ -599,7 +599,7 @@ test('the overview of all sections says where the learner stands in each, opens 
       const s1Done = { format: 'idempotency-lab/progress', version: 1, scenarios: { s1: { furthest: 3, answered: [2], challenge: true } } };
       await page.getByTestId('import-progress').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(s1Done)) });
       await page.getByTestId('notice').waitFor();
-      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(1)}`);
+      assert.equal((await summary.textContent()).trim(), `${t.all} — ${t.count(1, 1)}`);
       await summary.click();
       await s1.waitFor();
       assert.equal(await s1.getAttribute('data-standing'), 'done');

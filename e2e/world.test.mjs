@@ -503,7 +503,7 @@ test('Persian: the time and process panel, right to left, refusing bad settings 
   withLab({ query: '?lang=fa' }, async (page) => {
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
     assert.equal(await page.getByRole('heading', { name: 'زمان و فرایند' }).count(), 1);
-    assert.match(await clock(page).textContent(), /زمان مجازی ۰٫۰ ثانیه · فرایند ۱/);
+    assert.match(await clock(page).textContent(), /زمان مجازی ۰٫۰ ثانیه، فرایند ۱/);
     const timeout = page.getByLabel('timeout فراخواننده (میلی‌ثانیه)', { exact: true });
     const processing = page.getByLabel('زمان پردازش (میلی‌ثانیه)', { exact: true });
     assert.equal(await timeout.inputValue(), '3000');

@@ -78,3 +78,18 @@ fn a_promise_never_broken_has_no_step() {
         }
     }
 }
+
+#[test]
+fn a_step_the_lab_refuses_is_named_by_its_number_from_one() {
+    use idempotency_lab::lab::Action;
+    use idempotency_lab::walkthrough::ContentError;
+    let mut script = section("s10");
+    // A step of one delivery while the consumer runs: the lab refuses step 2.
+    script.steps[1].actions = vec![Action::Step];
+    match promise_steps(&script, 3) {
+        Err(ContentError::Refused { scenario, step, .. }) => {
+            assert_eq!((scenario.as_str(), step), ("s10", 2));
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -391,14 +391,15 @@ fn the_description_says_what_is_queued_in_hand_and_waiting_in_each_language() {
     let stage = lab.state().stage();
     assert_eq!(
         Lang::En.texts().stage.describe(&stage),
-        "Process 1 running: 16 of 16 queued, 4 waiting for room; the consumer is idle. \
+        "Process 1 running: 16 of 16 queued, 4 waiting for room; the consumer is paused: it \
+         takes nothing from the queue. \
          Callers shown: 4 waiting, 0 answered, 0 timed out, 0 gave up. \
          20 messages on their way."
     );
     let fa = Lang::Fa.texts().stage.describe(&stage);
     assert!(
         fa.starts_with(
-            "فرایند ۱ در حال اجرا: ۱۶ از ۱۶ در صف، ۴ منتظر جای خالی؛ مصرف‌کننده بیکار است."
+            "فرایند ۱ در حال اجرا: ۱۶ از ۱۶ در صف، ۴ منتظر جای خالی؛ مصرف‌کننده متوقف است: چیزی از صف برنمی‌دارد."
         ),
         "{fa}"
     );
@@ -505,8 +506,8 @@ fn every_state_and_mark_has_its_words_in_each_language() {
             "{lead}"
         );
         let (idle, busy) = (
-            t.stage.consumer_state(None),
-            t.stage.consumer_state(Some(7)),
+            t.stage.consumer_state(None, false),
+            t.stage.consumer_state(Some(7), false),
         );
         assert_ne!(idle, busy);
         assert!(
@@ -893,4 +894,56 @@ fn the_stage_states_the_deadline_the_work_time_the_retention_and_the_last_read()
     // The read's account is asked about too: dave is drawn at 0.
     assert_eq!(durable.tables.unheld, ["dave"]);
     assert_eq!(durable.tables.balances, [("carol".to_string(), 100)]);
+}
+
+#[test]
+fn a_paused_consumer_is_drawn_paused_and_said_so_until_it_is_released() {
+    let mut lab = Lab::new();
+    let t = Lang::En.texts();
+    assert!(!lab.state().stage().paused);
+    assert_eq!(t.stage.consumer_label(None, false), "Consumer");
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    let stage = lab.state().stage();
+    assert!(stage.paused);
+    assert_eq!(t.stage.consumer_label(None, true), "Consumer paused");
+    assert!(t.stage.consumer_state(None, true).contains("paused"));
+    assert!(t.stage.describe(&stage).contains("paused"));
+    // An attempt in hand is named, paused or not.
+    assert_eq!(t.stage.consumer_label(Some(3), true), "Consumer #3");
+    assert!(t.stage.consumer_state(Some(3), true).contains('3'));
+    let fa = Lang::Fa.texts();
+    assert_eq!(fa.stage.consumer_label(Some(3), false), "مصرف‌کننده #۳");
+    lab.dispatch(Action::Set(Setting::Paused(false))).unwrap();
+    assert!(!lab.state().stage().paused);
+    assert!(!t.stage.describe(&lab.state().stage()).contains("paused"));
+}
+
+#[test]
+fn a_newer_crash_leaves_no_older_torn_write_drawn_on_the_store() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
+        .unwrap();
+    lab.dispatch(Action::SetCrashPoint {
+        point: Some(CrashPoint::BetweenWrites),
+    })
+    .unwrap();
+    send(&mut lab, "bob", "order-1", false);
+    lab.skip_to_idle().unwrap();
+    let torn = lab.state().stage().durable.unwrap().marks;
+    assert!(
+        matches!(torn[..], [StoreMark::TornWrite { attempt: 1, .. }]),
+        "{torn:?}"
+    );
+    // One transaction now, and a crash before it commits: nothing is half
+    // written, and the store says nothing of the older design's tear.
+    lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
+        .unwrap();
+    lab.dispatch(Action::SetCrashPoint {
+        point: Some(CrashPoint::BetweenWrites),
+    })
+    .unwrap();
+    send(&mut lab, "carol", "order-2", false);
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    assert!(stage.durable.unwrap().marks.is_empty());
 }

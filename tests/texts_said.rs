@@ -186,7 +186,7 @@ fn the_walkthrough_says_each_value_in_its_place() {
     assert_eq!(fa.step_of(4, 8), "گام ۴ از ۸");
     assert_eq!(
         fa.keys_list()[0].0,
-        "← · Page Down",
+        "← یا Page Down",
         "Persian's next step is to the left"
     );
 }
@@ -387,7 +387,10 @@ fn a_section_s_standing_is_said_with_what_is_left() {
         "walked through · the challenge to meet"
     );
     assert_eq!(en.standing(Standing::Done), "done");
-    assert_eq!(en.overview_count(3, 11), "3 of 11 done");
+    assert_eq!(
+        en.overview_count(5, 3, 11),
+        "5 of 11 walked through, 3 done"
+    );
     let fa = Lang::Fa.walk();
     assert_eq!(
         fa.standing(Standing::AtStep {
@@ -396,5 +399,8 @@ fn a_section_s_standing_is_said_with_what_is_left() {
         }),
         "تا گام ۲ از ۵"
     );
-    assert_eq!(fa.overview_count(3, 11), "۳ از ۱۱ بخش تمام شده است");
+    assert_eq!(
+        fa.overview_count(5, 3, 11),
+        "۵ از ۱۱ بخش تا پایان دیده شد، ۳ بخش تمام"
+    );
 }

@@ -231,10 +231,22 @@ impl StageTexts {
     }
 
     /// What a consumer is doing: applying an attempt, or idle.
-    pub fn consumer_state(&self, in_hand: Option<crate::lab::AttemptId>) -> String {
+    /// What the consumer is doing: applying an attempt, idle, or paused
+    /// (holding nothing, taking nothing from the queue).
+    pub fn consumer_state(&self, in_hand: Option<crate::lab::AttemptId>, paused: bool) -> String {
         match in_hand {
             Some(a) => self.say("stage.describe.hand", &[("a", Arg::Count(a))]),
+            None if paused => self.word("stage.describe.paused").to_string(),
             None => self.word("stage.describe.idle").to_string(),
+        }
+    }
+
+    /// The consumer's own label in the picture.
+    pub fn consumer_label(&self, in_hand: Option<crate::lab::AttemptId>, paused: bool) -> String {
+        match in_hand {
+            Some(a) => format!("{} #{}", self.consumer, self.catalog.number(a)),
+            None if paused => self.word("stage.consumer_paused").to_string(),
+            None => self.consumer.to_string(),
         }
     }
 
@@ -247,7 +259,7 @@ impl StageTexts {
                 parts.push(self.say("stage.describe.gone", &[("n", count(p.process as usize))]));
                 continue;
             }
-            let hand = self.consumer_state(p.in_hand);
+            let hand = self.consumer_state(p.in_hand, stage.paused);
             parts.push(self.say(
                 "stage.describe.process",
                 &[

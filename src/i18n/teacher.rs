@@ -130,7 +130,10 @@ impl TeacherTexts {
                 let names: Vec<_> = expected.iter().map(|l| self.language(*l)).collect();
                 say(
                     "teacher.error.languages",
-                    &[("languages", text(&names.join(" · ")))],
+                    &[(
+                        "languages",
+                        text(&names.join(self.catalog.word("separator"))),
+                    )],
                 )
             }
             RecordError::Template { lang, piece, error } => {

@@ -108,6 +108,12 @@ impl Texts {
         self.catalog.say(key, args)
     }
 
+    /// What stands between the parts of a line ("order-1 · answered"): a mark
+    /// no digit of the language can be taken for (Persian's zero is a dot).
+    pub fn sep(&self) -> &'static str {
+        self.catalog.word("separator")
+    }
+
     fn word(&self, key: &'static str) -> &'static str {
         self.catalog.word(key)
     }
@@ -888,7 +894,7 @@ impl Texts {
     /// receipt stored for that account and key...
     pub fn would_leak(&self, receipt: &GrantResult) -> String {
         let args = [
-            ("account", Arg::Id(&receipt.account_id)),
+            ("account", Arg::Id(&self.stage.person(&receipt.account_id))),
             ("points", Arg::Amount(receipt.points.into())),
             ("balance", Arg::Amount(receipt.balance.into())),
         ];
@@ -899,7 +905,7 @@ impl Texts {
     pub fn would_grant(&self, grant: &GrantPoints) -> String {
         let args = [
             ("points", Arg::Amount(grant.points.into())),
-            ("account", Arg::Id(&grant.account_id)),
+            ("account", Arg::Id(&self.stage.person(&grant.account_id))),
         ];
         self.say("would_grant", &args)
     }
@@ -1028,7 +1034,7 @@ impl Texts {
             } => {
                 let args = [
                     ("count", count(*n)),
-                    ("account", Arg::Id(account_id)),
+                    ("account", Arg::Id(&self.stage.person(account_id))),
                     ("key", Arg::Id(key)),
                     ("hours", count(retention / crate::sim::HOUR_MS)),
                 ];
@@ -1063,7 +1069,10 @@ impl Texts {
                 };
                 self.say(
                     message,
-                    &[("account", Arg::Id(account_id)), ("key", Arg::Id(key))],
+                    &[
+                        ("account", Arg::Id(&self.stage.person(account_id))),
+                        ("key", Arg::Id(key)),
+                    ],
                 )
             }
             MarkerKind::LanguageSet {
@@ -1081,7 +1090,7 @@ impl Texts {
                     )
                 };
                 let (account, set) = (
-                    ("account", Arg::Id(account_id)),
+                    ("account", Arg::Id(&self.stage.person(account_id))),
                     ("language", name(*language)),
                 );
                 match previous {

@@ -92,11 +92,16 @@ impl WalkTexts {
             .say("walk.section_of", &[("k", count(k)), ("n", count(n))])
     }
 
-    /// How many sections are done, for the overview's heading.
-    pub fn overview_count(&self, done: usize, n: usize) -> String {
+    /// How many sections were walked to their end, and how many of those are
+    /// done (their challenge met too), for the overview's heading.
+    pub fn overview_count(&self, walked: usize, done: usize, n: usize) -> String {
         self.catalog.say(
             "walk.overview_count",
-            &[("done", count(done)), ("n", count(n))],
+            &[
+                ("walked", count(walked)),
+                ("done", count(done)),
+                ("n", count(n)),
+            ],
         )
     }
 
@@ -120,7 +125,7 @@ impl WalkTexts {
                 if challenge_left {
                     parts.push(self.challenge_left.to_string());
                 }
-                parts.join(" · ")
+                parts.join(self.catalog.word("separator"))
             }
             Standing::Done => self.done.to_string(),
         }

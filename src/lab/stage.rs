@@ -282,6 +282,8 @@ pub struct Stage {
     pub processing: Millis,
     /// The last separate balance read.
     pub read: Option<BalanceRead>,
+    /// The consumers are paused: they take nothing from their queues.
+    pub paused: bool,
 }
 
 impl Stage {
@@ -392,6 +394,7 @@ impl LabState {
             caller_timeout: settings.caller_timeout_ms,
             processing: settings.processing_ms,
             read,
+            paused: settings.paused,
         }
     }
 }
@@ -565,10 +568,18 @@ fn ghosts(markers: &[super::timeline::Marker], now: Millis) -> Vec<StageProcess>
 
 /// What happened to the durable store lately, oldest first.
 fn store_marks(markers: &[super::timeline::Marker], now: Millis) -> Vec<StoreMark> {
+    // One truth at a time: a newer crash tells what the store holds now, so
+    // an older crash's torn write is no longer drawn beside it.
+    let mut crash_seen = false;
     let mut marks: Vec<StoreMark> = markers
         .iter()
         .rev()
         .take_while(|m| m.at + STORE_MARK_MS > now)
+        .filter(|m| {
+            let superseded = crash_seen && matches!(m.kind, MarkerKind::Crash { .. });
+            crash_seen |= matches!(m.kind, MarkerKind::Crash { .. });
+            !superseded
+        })
         .filter_map(|m| match &m.kind {
             MarkerKind::Crash {
                 attempt,

@@ -178,7 +178,7 @@ pub fn CallersView(ctl: Controller) -> impl IntoView {
                     more.into_iter()
                         .map(IntoAny::into_any)
                         .chain(emails.into_iter().map(|e| {
-                            let line = texts().email_line(&visible(&e.account_id),
+                            let line = texts().email_line(&texts().stage.person(&e.account_id),
                                 &visible(&e.key),
                                 e.points,
                             );

@@ -93,8 +93,9 @@ pub fn ChartView(ctl: Controller, account: Signal<String>) -> impl IntoView {
     let readout = move || {
         let row = pointed()?;
         let t = texts();
+        let sep = t.sep();
         Some(format!(
-            "#{} · {}: {} · {}",
+            "#{}{sep}{}: {}{sep}{}",
             isolated(t.num(row.attempt)),
             t.chart_col_balance,
             isolated(t.num(row.balance)),

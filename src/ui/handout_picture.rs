@@ -23,8 +23,8 @@ pub fn HandoutPicture(stage: Stage, lang: Lang) -> impl IntoView {
                         "#" {t.num(caller.attempt)} " " <bdi>{t.stage.person(&caller.account_id).into_owned()}</bdi>
                         " " <bdi dir="ltr">"+" {t.num(caller.points)}</bdi>
                     </strong>
-                    " · " <bdi dir="ltr">{visible(&caller.key).into_owned()}</bdi>
-                    " · " {t.stage.caller_state(caller.state)}
+                    {t.sep()} <bdi dir="ltr">{visible(&caller.key).into_owned()}</bdi>
+                    {t.sep()} {t.stage.caller_state(caller.state)}
                     {mark}
                 </li>
             }
@@ -43,9 +43,9 @@ pub fn HandoutPicture(stage: Stage, lang: Lang) -> impl IntoView {
             view! {
                 <div class="handout-process" data-state=process.state.code()>
                     <strong>{t.process_heading(process.process)}</strong>
-                    " · " {t.stage.process_state(process.state)}
-                    " · " {queue}
-                    {(process.waiting > 0).then(|| view! { " · " {t.stage.waiting_room(process.waiting)} })}
+                    {t.sep()} {t.stage.process_state(process.state)}
+                    {t.sep()} {queue}
+                    {(process.waiting > 0).then(|| view! { {t.sep()} {t.stage.waiting_room(process.waiting)} })}
                     {memory}
                 </div>
             }
@@ -94,7 +94,7 @@ fn PrintedTables(lang: Lang, name: &'static str, tables: StoreTables) -> impl In
         entries
             .into_iter()
             .enumerate()
-            .map(|(i, entry)| view! { {entry} {(i + 1 < count).then_some(" · ")} })
+            .map(|(i, entry)| view! { {entry} {(i + 1 < count).then_some(t.sep())} })
             .collect_view()
             .into_any()
     };

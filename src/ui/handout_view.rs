@@ -92,7 +92,7 @@ pub fn HandoutSheet(walk: Walk) -> impl IntoView {
         let answers = teacher.then(|| {
             view! {
                 <section class="handout-key" data-testid="handout-key">
-                    <h2>{t.handout_key} " · " {handout.title.clone()}</h2>
+                    <h2>{t.handout_key} {lang.texts().sep()} {handout.title.clone()}</h2>
                     <ol>
                         {key
                             .into_iter()
@@ -120,9 +120,9 @@ pub fn HandoutSheet(walk: Walk) -> impl IntoView {
                             Some((n, of)) => t.section_of(n, of),
                             None => lang.texts().teacher.label.to_string(),
                         }}
-                        " · "
+                        {lang.texts().sep()}
                         {if teacher { t.handout_teacher } else { t.handout_student }}
-                        " · "
+                        {lang.texts().sep()}
                         {lang.texts().title}
                     </p>
                     {(!teacher).then(|| view! {

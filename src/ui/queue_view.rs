@@ -189,11 +189,12 @@ fn LineView(ctl: Controller, place: Slot, headed: Signal<bool>) -> impl IntoView
 /// and shown so that look-alike texts differ; the points in the page's digits.
 pub fn request_parts(ctl: Controller, grant: &GrantPoints) -> impl IntoView {
     let points = grant.points;
+    let sep = move || ctl.lang.get().texts().sep();
     view! {
         <bdi dir="ltr">{visible(&grant.account_id).into_owned()}</bdi>
-        " · "
+        {sep}
         <bdi dir="ltr" class="key">{visible(&grant.key).into_owned()}</bdi>
-        " · "
+        {sep}
         <bdi dir="ltr">"+" {move || ctl.lang.get().texts().num(points)}</bdi>
     }
 }

@@ -166,8 +166,8 @@ fn CallerFigure(
                 </span>
                 <span class="caller-state">
                     <bdi dir="ltr" class="caller-key">{visible(&caller.key).into_owned()}</bdi>
-                    " · " {state_text}
-                    {tries.map(|t| view! { " · " {t} })}
+                    {t.sep()} {state_text}
+                    {tries.map(|tries| view! { {t.sep()} {tries} })}
                     {mark.map(|(code, text)| view! { " " <span class=format!("mark mark-{code}")>{text}</span> })}
                 </span>
                 {caller.time_left.map(|left| {
@@ -200,6 +200,8 @@ fn ProcessRow(
         process.with(|p| p.as_ref().map(|p| p.queue.clone()).unwrap_or_default())
     });
     let in_hand = Memo::new(move |_| process.with(|p| p.as_ref().and_then(|p| p.in_hand)));
+    let paused = Memo::new(move |_| stage.with(|s| s.paused));
+    let paused = move || paused.get();
     let waiting = Memo::new(move |_| process.with(|p| p.as_ref().map_or(0, |p| p.waiting)));
     let memory = Memo::new(move |_| process.with(|p| p.as_ref().and_then(|p| p.memory.clone())));
     let in_progress = Memo::new(move |_| {
@@ -299,6 +301,8 @@ fn ProcessRow(
                         <span
                             class="stage-consumer"
                             class:busy=move || in_hand.with(Option::is_some)
+                            class:paused=move || paused() && in_hand.with(Option::is_none)
+                            data-paused=move || paused().then_some("true")
                             class:timed-out=move || late(in_hand.get())
                             data-timed-out=move || late(in_hand.get()).then_some("true")
                             class:highlighted=move || ctl.highlighted(in_hand.get())
@@ -311,13 +315,12 @@ fn ProcessRow(
                             data-attempt=move || in_hand.get()
                             role="img"
                             tabindex="0"
-                            aria-label=move || texts().stage.consumer_state(in_hand.get())
+                            aria-label=move || texts().stage.consumer_state(in_hand.get(), paused())
                         >
-                            <span aria-hidden="true">"⚙"</span>
-                            {move || match in_hand.get() {
-                                Some(a) => format!("{} #{}", texts().stage.consumer, texts().num(a)),
-                                None => texts().stage.consumer.to_string(),
-                            }}
+                            <span aria-hidden="true">
+                                {move || if paused() && in_hand.with(Option::is_none) { "‖" } else { "⚙" }}
+                            </span>
+                            {move || texts().stage.consumer_label(in_hand.get(), paused())}
                         </span>
                         <OpenSettings ctl=ctl id=DrawerId::Queue />
                     </div>
@@ -530,7 +533,7 @@ fn Tables(
                             let (account, key) = (account.clone(), key.clone());
                             move || pointed_at.with(|op| op.as_ref().is_some_and(|(a, k)| *a == account && *k == key))
                         };
-                        let text = format!("{} · {} · +{}", t.stage.person(&account), visible(&key), t.num(points));
+                        let text = [t.stage.person(&account), visible(&key), format!("+{}", t.num(points)).into()].join(t.sep());
                         let label = t.stage.receipt_lead(&text);
                         let lead = {
                             let (account, key) = (account.clone(), key.clone());
@@ -610,7 +613,7 @@ fn StoresView(
                         {d.marks.last().map(|m| view! {
                             <p class=format!("mark mark-{}", m.code()) data-testid="stage-store-mark" data-mark=m.code()>
                                 {t.stage.store_mark(m)}
-                                {(d.marks.len() > 1).then(|| view! { " · " {t.stage.more_rows(d.marks.len() - 1)} })}
+                                {(d.marks.len() > 1).then(|| view! { {t.sep()} {t.stage.more_rows(d.marks.len() - 1)} })}
                             </p>
                         })}
                     </div>
@@ -642,7 +645,7 @@ fn StoresView(
                         <span class="stage-mail-from">
                             <OpenSettings ctl=ctl id=DrawerId::Callers />
                             {from}
-                            {m.outbox.then(|| view! { " · " {t.stage.pending(m.pending)} " → " {t.stage.relay} })}
+                            {m.outbox.then(|| view! { {t.sep()} {t.stage.pending(m.pending)} " → " {t.stage.relay} })}
                         </span>
                         <LaneView ctl=ctl stage=stage lane=Lane::Mail reveal=reveal />
                         <span class="stage-mail-to">

@@ -200,7 +200,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                             <tr>
                                 // Account and key in one column: together they name the
                                 // operation, and the numbers keep room in a narrow panel.
-                                <th scope="col">{move || texts().account} " · " {move || texts().key}</th>
+                                <th scope="col">{move || texts().account} {move || texts().sep()} {move || texts().key}</th>
                                 <th scope="col">{move || texts().points}</th>
                                 <th scope="col">{move || texts().receipt_balance}</th>
                             </tr>
@@ -217,7 +217,7 @@ pub fn StoreView(ctl: Controller) -> impl IntoView {
                                             <tr data-testid="receipt-row">
                                                 <td>
                                                     <bdi dir="ltr" class="account">{visible(&r.account_id).into_owned()}</bdi>
-                                                    " · "
+                                                    {move || texts().sep()}
                                                     <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
                                                 </td>
                                                 <td class="num">{texts().num(r.points)}</td>
@@ -326,11 +326,11 @@ fn SecondMemoryView(ctl: Controller, memory: SecondMemory) -> impl IntoView {
                                 view! {
                                     <li data-testid="receipt-row-2">
                                         <bdi dir="ltr" class="account">{visible(&r.account_id).into_owned()}</bdi>
-                                        " · "
+                                        {move || texts().sep()}
                                         <bdi dir="ltr" class="key">{visible(&r.key).into_owned()}</bdi>
-                                        " · "
+                                        {move || texts().sep()}
                                         <bdi dir="ltr" class="num">"+" {texts().num(r.points)}</bdi>
-                                        " · "
+                                        {move || texts().sep()}
                                         <span>{move || texts().receipt_balance}</span>
                                         ": "
                                         <bdi dir="ltr" class="num">{texts().num(r.balance)}</bdi>

@@ -407,7 +407,7 @@ fn Shelf(ctl: Controller, teacher: Teacher) -> impl IntoView {
                         .iter()
                         .map(|l| l.name())
                         .collect::<Vec<_>>()
-                        .join(" · ");
+                        .join(lang.texts().sep());
                     let steps = lang.texts().teacher.steps(scenario.script().steps.len());
                     view! {
                         <li data-testid="my-scenario">
@@ -415,7 +415,7 @@ fn Shelf(ctl: Controller, teacher: Teacher) -> impl IntoView {
                                 {title}
                             </span>
                             " "
-                            <span class="hint">{steps} " · " {languages}</span>
+                            <span class="hint">{steps} {lang.texts().sep()} {languages}</span>
                             <span class="buttons">
                                 <button data-testid="play-scenario" on:click=move |_| teacher.play(at)>{move || t().play}</button>
                                 <button data-testid="edit-scenario" on:click=move |_| teacher.edit(at)>{move || t().edit}</button>

@@ -505,7 +505,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
                         AttemptSays::KeyReused => t.key_reused.to_string(),
                         AttemptSays::Nth(n) => t.nth_attempt(n),
                     }}
-                    " · "
+                    {t.sep()}
                     {t.process_marker(row.attempt.process)}
                     {lost_ack.then(|| view! { " " <span class="tag lost">{t.lost_ack_marker}</span> })}
                 </span>

@@ -6,6 +6,10 @@ use wasm_bindgen::JsCast;
 
 use super::walk::Walk;
 
+/// The id of the step's answer field (its label points at it; the clicker's
+/// keys reach through it).
+pub const ANSWER_FIELD_ID: &str = "walk-answer";
+
 /// Whether a key press belongs to the element it happened in: typing in a
 /// field, choosing in a select, Space on a button, scrolling a code block.
 fn for_the_element(ev: &web_sys::KeyboardEvent) -> bool {
@@ -32,6 +36,12 @@ fn typing_in(ev: &web_sys::KeyboardEvent) -> Option<web_sys::HtmlElement> {
     let target = ev.target()?.dyn_into::<web_sys::HtmlElement>().ok()?;
     let tag = target.tag_name().to_ascii_lowercase();
     matches!(tag.as_str(), "input" | "textarea" | "select").then_some(target)
+}
+
+/// The step's answer field, if a key press was typed in it.
+fn answer_field(ev: &web_sys::KeyboardEvent) -> Option<web_sys::HtmlElement> {
+    let field = ev.target()?.dyn_into::<web_sys::HtmlElement>().ok()?;
+    (field.id() == ANSWER_FIELD_ID).then_some(field)
 }
 
 /// The `?` list. When it closes, the focus goes back where it was.
@@ -75,7 +85,22 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
             }
             return;
         }
-        if !walk.shortcuts.get_untracked() || walk.help.get_untracked() || for_the_element(&ev) {
+        if !walk.shortcuts.get_untracked() || walk.help.get_untracked() {
+            return;
+        }
+        // A clicker's buttons carry the lesson even from the answer field (a
+        // one-line field has no use for them): the field is left, the step moves.
+        if let (Some(field), "PageDown" | "PageUp") = (answer_field(&ev), key.as_str()) {
+            let _ = field.blur();
+            if key == "PageDown" {
+                walk.clicker_forward();
+            } else {
+                walk.clicker_back();
+            }
+            ev.prevent_default();
+            return;
+        }
+        if for_the_element(&ev) {
             return;
         }
         // "Next" points the way the text runs: right in English, left in Persian.
@@ -98,6 +123,9 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
             (_, "KeyR") => walk.restart(),
             (_, "KeyS") => walk.finish(),
             (_, "KeyP") if !walk.lesson() => walk.presenter.update(|p| *p = !*p),
+            // A clicker's start button sends F5 (its stop, Esc): presenter
+            // mode again rather than a reload in front of the class.
+            ("F5", _) if !walk.lesson() => walk.presenter.set(true),
             ("?" | "؟", _) => walk.help.set(true),
             _ => return,
         }

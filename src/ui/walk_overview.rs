@@ -39,7 +39,11 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
         standings.with(|all| {
             let all = all.as_deref().unwrap_or_default();
             let done = all.iter().filter(|(_, _, s)| *s == Standing::Done).count();
-            t().overview_count(done, all.len())
+            let walked = all
+                .iter()
+                .filter(|(_, _, s)| matches!(s, Standing::Done | Standing::Walked { .. }))
+                .count();
+            t().overview_count(walked, done, all.len())
         })
     };
     let items = move || {

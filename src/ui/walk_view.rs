@@ -12,7 +12,7 @@ use crate::walkthrough::{
 use super::controller::{Notice, WalkNotice};
 use super::page_env;
 use super::walk::{Given, Load, OnShow, Visitor, Walk};
-use super::walk_keys::KeysHelp;
+use super::walk_keys::{KeysHelp, ANSWER_FIELD_ID};
 use super::walk_overview::SectionsOverview;
 
 const PROGRESS_FILE_NAME: &str = "idempotency-lab-progress.json";
@@ -548,7 +548,7 @@ fn CodeView(walk: Walk) -> impl IntoView {
                 prop:open=move || open.get()
                 on:toggle=page_env::follow_details(open)
             >
-                <summary>{move || t().code} " · " <bdi dir="ltr">{excerpt.file.clone()}</bdi></summary>
+                <summary>{move || t().code} {move || walk.ctl.lang.get().texts().sep()} <bdi dir="ltr">{excerpt.file.clone()}</bdi></summary>
                 // Focusable, so a keyboard can scroll a line wider than the panel.
                 <pre dir="ltr" lang="en" tabindex="0"><code>{lines}</code></pre>
             </details>
@@ -595,9 +595,9 @@ fn QuestionView(walk: Walk) -> impl IntoView {
                     }
                     on:submit=move |ev: leptos::ev::SubmitEvent| ev.prevent_default()
                 >
-                    <label for="walk-answer">{move || t().answer}</label>
+                    <label for=ANSWER_FIELD_ID>{move || t().answer}</label>
                     <input
-                        id="walk-answer"
+                        id=ANSWER_FIELD_ID
                         type="text"
                         inputmode="numeric"
                         autocomplete="off"
@@ -852,7 +852,7 @@ pub fn ChallengeBanner(walk: Walk) -> impl IntoView {
                 data-testid="challenge"
                 data-met=move || met.get().to_string()
             >
-                <h2 id="challenge-title">{move || t().challenge_open} " · " {title}</h2>
+                <h2 id="challenge-title">{move || t().challenge_open} {move || ctl.lang.get().texts().sep()} {title}</h2>
                 <p>{challenge}</p>
                 <p class="walk-status" role="status" class:right=move || met.get()>
                     {move || if met.get() { done.clone() } else { t().challenge_pending.to_string() }}
