@@ -43,9 +43,12 @@ test('the article walk: lost ack, retry, changed payload, fresh key', () =>
     assert.match(await lastRow(page).locator('td.store').getAttribute('title'), /a request for 200 points under the same key is rejected/);
     assert.equal(await balanceOf(page, 'account-7'), '100');
 
+    // Beside the buttons: the key a fresh retry will use, and what it is to the store.
+    assert.equal(await page.getByTestId('fresh-target').textContent(), 'Retry (fresh key) sends it under \u2068order-1042-fresh-1\u2069: to the store, a new operation.');
     await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
     await skipToIdle(page);
     await expectLast(page, 'applied', { receipt: '200', current: '200' });
+    assert.match(await page.getByTestId('fresh-target').textContent(), /order-1042-fresh-2/);
     assert.equal(await balanceOf(page, 'account-7'), '200');
     assert.equal(await rows(page).count(), 4);
     assert.deepEqual(

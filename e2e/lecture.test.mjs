@@ -112,6 +112,7 @@ const WALKS = [
   { lang: 'fa', viewport: { width: 1280, height: 720 }, scale: 1 },
   // A 1280×720 projector at 150 %.
   { lang: 'fa', viewport: { width: 853, height: 480 }, scale: 1.5 },
+  { lang: 'en', viewport: { width: 853, height: 480 }, scale: 1.5 },
   { lang: 'fa', viewport: { width: 1024, height: 768 }, scale: 1 },
 ];
 

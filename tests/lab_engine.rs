@@ -874,3 +874,29 @@ fn a_retention_out_of_range_is_refused_with_the_hours_as_typed() {
         assert_eq!(lab.state().settings().retention_hours, hours);
     }
 }
+
+#[test]
+fn the_fresh_retry_said_beside_the_button_is_the_one_sent() {
+    let mut lab = Lab::new();
+    assert_eq!(
+        lab.state().fresh_retry_target(),
+        None,
+        "nothing to retry yet"
+    );
+    send(&mut lab, 100, "order-1042", true);
+    for n in 1..=2 {
+        let said = lab.state().fresh_retry_target().unwrap();
+        assert_eq!(said.key, format!("order-1042-fresh-{n}"));
+        lab.dispatch(Action::RetryFresh {
+            lose_acknowledgement: false,
+        })
+        .unwrap();
+        lab.skip_to_idle().unwrap();
+        let sent = &lab.state().timeline().last().unwrap().attempt.grant;
+        assert_eq!(*sent, said);
+    }
+    let texts = idempotency_lab::i18n::Lang::Fa.texts();
+    assert!(texts
+        .fresh_sends("order-1042-fresh-3")
+        .contains("order-1042-fresh-3"));
+}

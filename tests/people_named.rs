@@ -120,6 +120,8 @@ fn a_person_is_named_in_the_pages_language_and_an_unknown_account_as_it_is() {
     assert!(!en.id_beside("alice"));
     assert!(fa.id_beside("alice"));
     assert!(!fa.id_beside("account-7"));
+    // An account shown by its id already gets no second copy of it.
+    assert!(!fa.id_beside("acct\u{202e}-7"));
     // The store's read says the person too.
     assert!(fa.read("alice", Some(200)).contains("آلیس"));
 }

@@ -68,10 +68,12 @@ impl StageTexts {
         }
     }
 
-    /// Whether the store's table shows the account's id beside its person's
-    /// name: only where the two differ by more than a capital letter.
+    /// Whether the account's id is shown beside its person's name: only for
+    /// one of the course's people, where the two differ by more than a capital
+    /// letter (any other account is shown as its id already).
     pub fn id_beside(&self, account: &str) -> bool {
-        !self.person(account).eq_ignore_ascii_case(account)
+        PEOPLE.iter().any(|(id, _)| *id == account)
+            && !self.person(account).eq_ignore_ascii_case(account)
     }
 
     pub fn caller_state(&self, state: CallerState) -> &'static str {

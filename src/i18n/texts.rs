@@ -901,6 +901,11 @@ impl Texts {
         self.say("would_leak", &args)
     }
 
+    /// What "Retry (fresh key)" sends: the request under a key no attempt used.
+    pub fn fresh_sends(&self, key: &str) -> String {
+        self.say("fresh_sends", &[("key", Arg::Id(key))])
+    }
+
     /// ... or, with none stored, the points it would have added to that account.
     pub fn would_grant(&self, grant: &GrantPoints) -> String {
         let args = [

@@ -87,8 +87,7 @@ impl LabState {
             Action::RetryFresh {
                 lose_acknowledgement,
             } => {
-                let last = self.retry_target().ok_or(LabError::NothingToRetry)?;
-                let grant = last.with_key(self.fresh_key(&last.account_id, &last.key));
+                let grant = self.fresh_retry_target().ok_or(LabError::NothingToRetry)?;
                 self.send(grant, Origin::RetryFresh, *lose_acknowledgement);
             }
             Action::Burst {
@@ -226,6 +225,13 @@ impl LabState {
                 || tracked.forbidden.is_some();
             (!refused).then(|| tracked.attempt.grant.clone())
         })
+    }
+
+    /// What "Retry (fresh key)" would send now: the same request under a key
+    /// no attempt has used (to the store, a new operation).
+    pub fn fresh_retry_target(&self) -> Option<GrantPoints> {
+        let last = self.retry_target()?;
+        Some(last.with_key(self.fresh_key(&last.account_id, &last.key)))
     }
 
     /// A key for this account that no attempt has used yet, derived from `base`:

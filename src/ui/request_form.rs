@@ -178,9 +178,8 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <button type="button" on:click=retry_fresh>{move || texts().retry_fresh}</button>
                 <button type="button" on:click=check_balance>{move || texts().check_balance}</button>
             </div>
-            </form>
-            // The rest comes a task later while the page starts (see `later`).
-            <Show when=move || rest.get()>
+            // What each retry sends, beside the buttons: the same key is the same
+            // operation; a fresh key is a new one to the store.
             <p class="hint retry-target" data-testid="retry-target">
                 {move || {
                     ctl.lab
@@ -194,6 +193,16 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                         })
                 }}
             </p>
+            <p class="hint fresh-target" data-testid="fresh-target">
+                {move || {
+                    ctl.lab
+                        .with(|lab| lab.state().fresh_retry_target())
+                        .map(|g| texts().fresh_sends(&g.key))
+                }}
+            </p>
+            </form>
+            // The rest comes a task later while the page starts (see `later`).
+            <Show when=move || rest.get()>
             <div class="buttons">
                 <button on:click=burst>
                     {move || texts().burst(BURST_SIZE)}
