@@ -327,3 +327,38 @@ fn a_teachers_question_without_a_premise_reads_no_fact() {
     let plain = TeacherScenario::parse(&file("And after a fresh retry?", None)).unwrap();
     assert!(!plain.to_json().contains("premise"));
 }
+
+/// A question the course's files cannot tell is refused, naming its step from one.
+#[test]
+fn a_question_without_its_words_or_with_an_unreadable_fact_names_its_step() {
+    let content = content(Lang::En);
+    let (index, script) = content
+        .scripts
+        .scenarios
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.steps.iter().any(|step| step.question.is_some()))
+        .unwrap();
+    let n = script
+        .steps
+        .iter()
+        .position(|s| s.question.is_some())
+        .unwrap();
+    let lab = Tour::open(&content.scripts, index, n + 1).unwrap().lab;
+    let mut words = content.text.scenarios[&script.id].clone();
+    words.steps[n].question = None;
+    match question_text_in(script, &words, n, lab.state(), number(Lang::En)) {
+        Err(ContentError::MissingText { step, .. }) => assert_eq!(step, Some(n + 1)),
+        other => panic!("{other:?}"),
+    }
+    // A row no world at that step has.
+    words.steps[n].question = Some("How much did {points:99} add?".into());
+    let mut script = script.clone();
+    if let Some(q) = script.steps[n].question.as_mut() {
+        q.premise = Some(vec!["points:99".into()]);
+    }
+    match question_text_in(&script, &words, n, lab.state(), number(Lang::En)) {
+        Err(ContentError::Template { step, .. }) => assert_eq!(step, n + 1),
+        other => panic!("{other:?}"),
+    }
+}
