@@ -556,10 +556,10 @@ fn Tables(
                                 {match reveal {
                                     Some(_) => view! {
                                         <button class="stage-receipt-lead" aria-label=label on:click=lead>
-                                            <bdi dir="ltr">{text}</bdi>
+                                            <bdi>{text}</bdi>
                                         </button>
                                     }.into_any(),
-                                    None => view! { <bdi dir="ltr">{text}</bdi> }.into_any(),
+                                    None => view! { <bdi>{text}</bdi> }.into_any(),
                                 }}
                             </li>
                         }
