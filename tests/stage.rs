@@ -23,6 +23,18 @@ fn wait(lab: &mut Lab, ms: u64) {
     lab.dispatch(Action::Wait { ms }).unwrap();
 }
 
+/// With `store`, a grant to `account` under `key` whose process crashes
+/// between the store's two writes, run until nothing more is due.
+fn crash_between_writes(lab: &mut Lab, store: StoreKind, account: &str, key: &str) {
+    lab.dispatch(Action::Set(Setting::Store(store))).unwrap();
+    lab.dispatch(Action::SetCrashPoint {
+        point: Some(CrashPoint::BetweenWrites),
+    })
+    .unwrap();
+    send(lab, account, key, false);
+    lab.skip_to_idle().unwrap();
+}
+
 /// Each process the stage draws, running or a ghost, with its state.
 fn processes_drawn(lab: &Lab) -> Vec<(u32, ProcessState)> {
     let stage = lab.state().stage();
@@ -175,14 +187,7 @@ fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_calle
 #[test]
 fn a_crash_between_writes_darkens_the_process_and_marks_the_one_table_written() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
-        .unwrap();
-    lab.dispatch(Action::SetCrashPoint {
-        point: Some(CrashPoint::BetweenWrites),
-    })
-    .unwrap();
-    send(&mut lab, "alice", "order-1", false);
-    lab.skip_to_idle().unwrap();
+    crash_between_writes(&mut lab, StoreKind::BalanceFirst, "alice", "order-1");
     let stage = lab.state().stage();
     assert_eq!(
         processes_drawn(&lab),
@@ -921,14 +926,7 @@ fn a_paused_consumer_is_drawn_paused_and_said_so_until_it_is_released() {
 #[test]
 fn a_newer_crash_leaves_no_older_torn_write_drawn_on_the_store() {
     let mut lab = Lab::new();
-    lab.dispatch(Action::Set(Setting::Store(StoreKind::BalanceFirst)))
-        .unwrap();
-    lab.dispatch(Action::SetCrashPoint {
-        point: Some(CrashPoint::BetweenWrites),
-    })
-    .unwrap();
-    send(&mut lab, "bob", "order-1", false);
-    lab.skip_to_idle().unwrap();
+    crash_between_writes(&mut lab, StoreKind::BalanceFirst, "bob", "order-1");
     let torn = lab.state().stage().durable.unwrap().marks;
     assert!(
         matches!(torn[..], [StoreMark::TornWrite { attempt: 1, .. }]),
@@ -936,14 +934,7 @@ fn a_newer_crash_leaves_no_older_torn_write_drawn_on_the_store() {
     );
     // One transaction now, and a crash before it commits: nothing is half
     // written, and the store says nothing of the older design's tear.
-    lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
-        .unwrap();
-    lab.dispatch(Action::SetCrashPoint {
-        point: Some(CrashPoint::BetweenWrites),
-    })
-    .unwrap();
-    send(&mut lab, "carol", "order-2", false);
-    lab.skip_to_idle().unwrap();
+    crash_between_writes(&mut lab, StoreKind::OneTransaction, "carol", "order-2");
     let stage = lab.state().stage();
     assert!(stage.durable.unwrap().marks.is_empty());
 }
