@@ -123,6 +123,7 @@ impl ExplorerTexts {
     pub fn short(&self, promise: Promise) -> &'static str {
         self.word(match promise {
             Promise::Kept(crate::lab::Invariant::AtMostOnce) => "explorer.short.at_most_once",
+            Promise::Kept(crate::lab::Invariant::PaidOnce) => "explorer.short.paid_once",
             Promise::Kept(crate::lab::Invariant::GrantedHasReceipt) => {
                 "explorer.short.granted_has_receipt"
             }

@@ -734,6 +734,7 @@ impl Texts {
             Invariant::AtMostOnce => "invariant.at_most_once",
             Invariant::GrantedHasReceipt => "invariant.granted_has_receipt",
             Invariant::ReceiptHasGrant => "invariant.receipt_has_grant",
+            Invariant::PaidOnce => "invariant.paid_once",
         })
     }
 
@@ -813,6 +814,7 @@ impl Texts {
             Invariant::AtMostOnce => "broke_promise.at_most_once",
             Invariant::GrantedHasReceipt => "broke_promise.granted_has_receipt",
             Invariant::ReceiptHasGrant => "broke_promise.receipt_has_grant",
+            Invariant::PaidOnce => "broke_promise.paid_once",
         })
     }
 
@@ -948,6 +950,17 @@ impl Texts {
     pub fn backoff_row(&self, n: u32, low: u64, high: u64) -> String {
         let args = [("n", count(n)), ("low", count(low)), ("high", count(high))];
         self.say("backoff_row", &args)
+    }
+
+    /// A store cell: the points went in again for a purchase `attempt` had
+    /// already paid, under another key.
+    pub fn paid_again(&self, attempt: AttemptId) -> String {
+        self.say("paid_again", &[("attempt", Arg::Attempt(attempt))])
+    }
+
+    /// Why no store setting keeps "each purchase is paid once".
+    pub fn paid_once_why(&self) -> &'static str {
+        self.word("invariant.paid_once_why")
     }
 
     /// A retry's request cell: the attempt whose failure it follows.

@@ -66,6 +66,9 @@ pub(super) struct Fold {
     /// to tell a grant made again (after a restart, on the other process, after
     /// a crash between writes or an expired receipt).
     first_grant: FxHashMap<(String, String), (AttemptId, ProcessNumber)>,
+    /// The purchase each (account, key) first paid for: a request sent again
+    /// under a used key pays for that purchase too.
+    key_purchase: FxHashMap<(String, String), AttemptId>,
     /// Operations whose durable receipt the sweeper deleted since their last grant.
     expired: FxHashSet<(String, String)>,
     /// What happened between the attempts' rows: crashes, restarts, conflicts,
@@ -97,6 +100,7 @@ impl Default for Fold {
             answered: 0,
             naive_balances: Vec::new(),
             first_grant: FxHashMap::default(),
+            key_purchase: FxHashMap::default(),
             expired: FxHashSet::default(),
             markers: Vec::new(),
             invariants: Invariants::default(),
@@ -226,6 +230,15 @@ impl Fold {
         }
     }
 
+    /// The earlier attempt that had paid this attempt's purchase under another
+    /// key, when this one paid it again: a fresh key, a new operation to the
+    /// store, the same purchase to the customer.
+    fn paid_before_under_other_key(&self, attempt: AttemptId) -> Option<AttemptId> {
+        let first = self.invariants.paid_before_by(attempt)?;
+        let key = |id: AttemptId| self.attempt(id).map(|t| &t.attempt.grant.key);
+        (key(first) != key(attempt)).then_some(first)
+    }
+
     fn mark(&mut self, at: u64, kind: MarkerKind) {
         self.markers.push(Marker {
             at,
@@ -234,7 +247,63 @@ impl Fold {
         });
     }
 
+    /// The attempt the retry buttons resend: the newest one a person sent
+    /// (bursts aside) that the store has not refused. What the store did is
+    /// taken from what happened, not predicted: a request still on its way
+    /// counts, since nobody knows yet, and one the store refused would only be
+    /// refused again.
+    pub fn retry_target(&self) -> Option<AttemptId> {
+        self.by_hand.iter().rev().copied().find(|id| {
+            self.attempt(*id).is_some_and(|tracked| {
+                let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err())
+                    || tracked.forbidden.is_some();
+                !refused
+            })
+        })
+    }
+
+    /// The purchase a newly sent attempt pays for: a person's retry (same key
+    /// or fresh) the one its request started, a caller's retry and the queue's
+    /// copy their original's, a request under a key already used that key's
+    /// first; anything else starts a purchase of its own.
+    fn purchase_of_sent(
+        &self,
+        attempt: AttemptId,
+        origin: Origin,
+        grant: &crate::core::GrantPoints,
+        original: Option<AttemptId>,
+    ) -> AttemptId {
+        let of = |id: AttemptId| self.invariants.purchase_of(id);
+        match origin {
+            Origin::RetrySame | Origin::RetryFresh => self.retry_target().map(of),
+            Origin::Redelivered | Origin::AutoRetry => original.map(of),
+            Origin::Send | Origin::Burst => None,
+        }
+        .or_else(|| {
+            self.key_purchase
+                .get(&(grant.account_id.clone(), grant.key.clone()))
+                .copied()
+        })
+        .unwrap_or(attempt)
+    }
+
     fn apply(&mut self, event: &Event) {
+        if let Happening::Sent {
+            attempt,
+            origin,
+            grant,
+            redelivery_of,
+            retry_of,
+            ..
+        } = &event.what
+        {
+            let purchase =
+                self.purchase_of_sent(*attempt, *origin, grant, redelivery_of.or(*retry_of));
+            self.invariants.pays_for(*attempt, purchase);
+            self.key_purchase
+                .entry((grant.account_id.clone(), grant.key.clone()))
+                .or_insert(purchase);
+        }
         self.invariants.apply(event);
         match &event.what {
             Happening::Sent {
@@ -523,11 +592,16 @@ impl Fold {
                     granted_before_in: tracked.regranted.map(|(_, p, _)| p),
                     granted_before_by: tracked.regranted.map(|(a, _, _)| a),
                     regrant_cause: tracked.regranted.map(|(_, _, c)| c),
+                    paid_before_by: None,
                     conflict: steps.contains(&StoreStep::Conflict),
                     by_ledger: steps.contains(&StoreStep::RecognisedByLedger),
                     durable_writes: durable_writes(steps),
                 };
-                self.tracked(*attempt).handled = Some(handling);
+                let paid_before_by = self.paid_before_under_other_key(*attempt);
+                self.tracked(*attempt).handled = Some(Handling {
+                    paid_before_by,
+                    ..handling
+                });
                 self.sync_row(*attempt);
             }
             Happening::Answered {

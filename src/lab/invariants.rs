@@ -1,7 +1,10 @@
-//! The three promises idempotency makes, checked live against the world's log:
-//! every operation granted at most once, every granted operation has a receipt,
-//! every receipt matches a grant. A fold like the others: it only keeps count of
-//! the writes the stores reported, and names the first attempt that broke each.
+//! The promises the panel checks live against the world's log: the three
+//! idempotency makes (every operation granted at most once, every granted
+//! operation has a receipt, every receipt matches a grant) and the one the
+//! customer cares about (each purchase is paid once), which no store can keep
+//! alone: a retry under a fresh key is a new operation to the store. A fold like
+//! the others: it only keeps count of the writes the stores reported, and names
+//! the first attempt that broke each.
 
 use rustc_hash::FxHashMap;
 
@@ -17,13 +20,21 @@ pub enum Invariant {
     GrantedHasReceipt,
     /// When a handling ends, its receipt does not stand without its points.
     ReceiptHasGrant,
+    /// No purchase had points added twice, under any key: a person's retry
+    /// (same key or fresh), a caller's retry and a redelivery pay for the
+    /// purchase their attempt started. The store cannot keep it by itself.
+    PaidOnce,
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 3] = [
+    /// How many promises the panel checks.
+    pub const COUNT: usize = 4;
+
+    pub const ALL: [Invariant; Invariant::COUNT] = [
         Invariant::AtMostOnce,
         Invariant::GrantedHasReceipt,
         Invariant::ReceiptHasGrant,
+        Invariant::PaidOnce,
     ];
 
     /// The stable name used in `data-testid="invariant-<code>"`.
@@ -32,6 +43,7 @@ impl Invariant {
             Invariant::AtMostOnce => "at-most-once",
             Invariant::GrantedHasReceipt => "granted-has-receipt",
             Invariant::ReceiptHasGrant => "receipt-has-grant",
+            Invariant::PaidOnce => "paid-once",
         }
     }
 }
@@ -73,10 +85,18 @@ pub struct Invariants {
     attempts: FxHashMap<AttemptId, (Operation, ProcessNumber)>,
     /// Writes a transaction has staged, by attempt, until it commits.
     staged: FxHashMap<AttemptId, Place>,
-    broken: [Option<Break>; 3],
+    /// Each attempt's purchase (the attempt that started it), as the fold
+    /// tells it when the attempt is sent.
+    purchase: FxHashMap<AttemptId, AttemptId>,
+    /// The attempt whose points first paid each purchase.
+    paid_by: FxHashMap<AttemptId, AttemptId>,
+    /// Attempts that added points for a purchase an earlier attempt had
+    /// already paid, with that earlier attempt.
+    paid_again: FxHashMap<AttemptId, AttemptId>,
+    broken: [Option<Break>; Invariant::COUNT],
     /// How many times each promise broke, over the whole history: a
     /// walkthrough tells a break of its step from one of an earlier step.
-    breaks: [u32; 3],
+    breaks: [u32; Invariant::COUNT],
     /// Operations granted again after the sweeper had deleted their receipt:
     /// why "at most once" broke when a retry came too late.
     pub regranted_after_expiry: u32,
@@ -98,6 +118,23 @@ impl Invariants {
     /// The first attempt that broke `invariant`, if one did.
     pub fn first_break(&self, invariant: Invariant) -> Option<Break> {
         self.broken[invariant as usize]
+    }
+
+    /// Tells which purchase `attempt` pays for, before its `Sent` event is
+    /// applied: the fold knows which request a person's retry retries.
+    pub fn pays_for(&mut self, attempt: AttemptId, purchase: AttemptId) {
+        self.purchase.insert(attempt, purchase);
+    }
+
+    /// The purchase `attempt` pays for (itself when it started one).
+    pub fn purchase_of(&self, attempt: AttemptId) -> AttemptId {
+        self.purchase.get(&attempt).copied().unwrap_or(attempt)
+    }
+
+    /// The earlier attempt that had already paid the purchase `attempt` paid
+    /// for again, if it did.
+    pub fn paid_before_by(&self, attempt: AttemptId) -> Option<AttemptId> {
+        self.paid_again.get(&attempt).copied()
     }
 
     pub fn apply(&mut self, event: &Event) {
@@ -194,6 +231,16 @@ impl Invariants {
                 self.regranted_after_expiry += 1;
             }
             self.break_(Invariant::AtMostOnce, attempt, at);
+        }
+        let purchase = self.purchase_of(attempt);
+        match self.paid_by.get(&purchase) {
+            Some(first) => {
+                self.paid_again.insert(attempt, *first);
+                self.break_(Invariant::PaidOnce, attempt, at);
+            }
+            None => {
+                self.paid_by.insert(purchase, attempt);
+            }
         }
     }
 

@@ -214,17 +214,11 @@ impl LabState {
         }
     }
 
-    /// The request the retry buttons resend: the newest one a person sent (bursts
-    /// aside) that the store has not refused. What the store did is taken from what
-    /// happened, not predicted: a request still on its way counts, since nobody
-    /// knows yet, and one the store refused would only be refused again.
+    /// The request the retry buttons resend (the fold's rule: the newest a
+    /// person sent that the store has not refused).
     pub fn retry_target(&self) -> Option<GrantPoints> {
-        self.fold.by_hand.iter().rev().find_map(|id| {
-            let tracked = self.fold.attempt(*id)?;
-            let refused = tracked.handled.as_ref().is_some_and(|h| h.store.is_err())
-                || tracked.forbidden.is_some();
-            (!refused).then(|| tracked.attempt.grant.clone())
-        })
+        let id = self.fold.retry_target()?;
+        Some(self.fold.attempt(id)?.attempt.grant.clone())
     }
 
     /// What "Retry (fresh key)" would send now: the same request under a key

@@ -57,6 +57,9 @@ pub struct Handling {
     pub granted_before_by: Option<AttemptId>,
     /// Why the store did not know the operation when it granted it again.
     pub regrant_cause: Option<RegrantCause>,
+    /// The store added points for a purchase this earlier attempt had already
+    /// paid under another key: a fresh key is a new operation to the store.
+    pub paid_before_by: Option<AttemptId>,
     /// The unique constraint refused this attempt's receipt: another attempt of
     /// the operation had committed first, and this one returned that receipt.
     pub conflict: bool,

@@ -217,7 +217,7 @@ pub struct Controller {
     /// In the walkthrough, each promise (in `Invariant::ALL`'s order) an
     /// earlier step broke and none broke since: that step, from 0. Shown as
     /// broken then, not as the state of the step on show.
-    pub broken_earlier: RwSignal<[Option<usize>; 3]>,
+    pub broken_earlier: RwSignal<[Option<usize>; crate::lab::Invariant::COUNT]>,
     /// "Embed on a page" is open (`embed_dialog`); its openers set it.
     pub embedding: RwSignal<bool>,
     pump_running: StoredValue<bool>,
@@ -248,7 +248,7 @@ impl Controller {
             drawers: Drawers::new(),
             highlight: RwSignal::new(None),
             marks: RwSignal::new(Vec::new()),
-            broken_earlier: RwSignal::new([None; 3]),
+            broken_earlier: RwSignal::new([None; crate::lab::Invariant::COUNT]),
             embedding: RwSignal::new(false),
             pump_running: StoredValue::new(false),
             skip_drawn_at: StoredValue::new(0.0),

@@ -12,7 +12,7 @@ use super::controller::Controller;
 
 /// Where each promise first broke, if it did: what the panel and the stage's
 /// promises both draw.
-pub fn promise_breaks(ctl: Controller) -> Memo<[Option<Break>; 3]> {
+pub fn promise_breaks(ctl: Controller) -> Memo<[Option<Break>; Invariant::COUNT]> {
     Memo::new(move |_| {
         ctl.lab.with(|lab| {
             let invariants = lab.state().invariants();
@@ -42,7 +42,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
     // A new lab (reset, link, import) starts silent; a promise that holds again
     // (after an undo) takes its sentence away.
     let announced = RwSignal::new(Vec::<(Invariant, Break)>::new());
-    Effect::new(move |previous: Option<(u64, [Option<Break>; 3])>| {
+    Effect::new(move |previous: Option<(u64, [Option<Break>; Invariant::COUNT])>| {
         let now = breaks.get();
         let epoch = ctl.epoch.get();
         match previous {
@@ -100,6 +100,10 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                             {t.show_attempt(b.attempt)}
                         </button>
                     };
+                    // Why no store setting mends this one: the key is the caller's.
+                    let why = (invariant == Invariant::PaidOnce).then(|| {
+                        view! { <p class="promise-why" data-testid="paid-once-why">{t.paid_once_why()}</p> }
+                    });
                     view! {
                         <p class="broken-by">
                             <span data-testid="broken-by" data-attempt=b.attempt>
@@ -108,6 +112,7 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
                             " "
                             {way}
                         </p>
+                        {why}
                     }
                 })
             };

@@ -34,7 +34,7 @@ enum Item {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct RowNotes {
     /// Which promises it was the first to break (by `Invariant::ALL` index).
-    broke: [bool; 3],
+    broke: [bool; Invariant::COUNT],
 }
 
 /// What identifies a drawn row: rows are drawn once, with no reactive parts of
@@ -414,6 +414,11 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
     let store_when = row.handled.as_ref().map(|h| t.at_time(h.at));
     let granted_again = row.handled.as_ref().and_then(|h| {
         Some(t.granted_again(h.granted_before_by?, h.granted_before_in?, h.regrant_cause?))
+    });
+    // The same purchase paid again under a fresh key: the store saw nothing wrong.
+    let granted_again = granted_again.or_else(|| {
+        let first = row.handled.as_ref()?.paid_before_by?;
+        Some(t.paid_again(first))
     });
     let how_known = says.known_by.map(|k| match k {
         KnownBy::LostRaceReceipt => t.lost_race_receipt,

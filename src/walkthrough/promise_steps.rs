@@ -26,10 +26,10 @@ impl PromiseSteps {
 
 /// For each promise (in `Invariant::ALL`'s order), the steps of `script` up to
 /// `step` that broke it, played from a new lab.
-pub fn promise_steps(script: &Scenario, step: usize) -> Result<[PromiseSteps; 3], ContentError> {
+pub fn promise_steps(script: &Scenario, step: usize) -> Result<[PromiseSteps; Invariant::COUNT], ContentError> {
     let mut lab = Lab::new();
-    let mut counts = [0u32; 3];
-    let mut steps = [PromiseSteps::default(); 3];
+    let mut counts = [0u32; Invariant::COUNT];
+    let mut steps = [PromiseSteps::default(); Invariant::COUNT];
     for (n, s) in script.steps.iter().take(step + 1).enumerate() {
         run_step(&mut lab, s).map_err(|error| ContentError::Refused {
             scenario: script.id.clone(),
