@@ -365,7 +365,10 @@ impl Model {
             Some((stem, n)) if n.parse::<u32>().is_ok() => stem,
             _ => &op.1,
         };
-        let paid = self.paid.entry((op.0.clone(), stem.to_owned())).or_default();
+        let paid = self
+            .paid
+            .entry((op.0.clone(), stem.to_owned()))
+            .or_default();
         *paid += 1;
         if *paid == 2 {
             self.blame(Invariant::PaidOnce, attempt);

@@ -41,9 +41,16 @@ fn a_fresh_key_pays_the_purchase_again_and_the_row_says_so() {
     retry(&mut lab, true);
     let state = lab.state();
     assert_eq!(state.store().balance("account-7"), 200);
-    assert!(holds(&lab, Invariant::AtMostOnce), "two keys, two operations");
+    assert!(
+        holds(&lab, Invariant::AtMostOnce),
+        "two keys, two operations"
+    );
     let broke = state.invariants().first_break(Invariant::PaidOnce);
-    assert_eq!(broke.map(|b| b.attempt), Some(2), "the fresh retry paid again");
+    assert_eq!(
+        broke.map(|b| b.attempt),
+        Some(2),
+        "the fresh retry paid again"
+    );
     let row = state.row_of(2).expect("the retry's row");
     let handled = row.handled.as_ref().expect("handled");
     assert_eq!(handled.paid_before_by, Some(1));

@@ -54,6 +54,7 @@ words!(
     signed_in_label, signed_in_nobody, signed_in_hint, email_via_label,
     inbox_title, inbox_empty, auto_retry_label, auto_retry_hint, max_attempts_label,
     backoff_title, show_all_settings, request_and_settings, history_slider, history_end,
+    outcome_applied_again, see_in_picture,
 });
 
 /// One language's words: those that take no value as fields (through
@@ -956,6 +957,29 @@ impl Texts {
     /// already paid, under another key.
     pub fn paid_again(&self, attempt: AttemptId) -> String {
         self.say("paid_again", &[("attempt", Arg::Attempt(attempt))])
+    }
+
+    /// The line under the buttons: the newest attempt, what became of it, and
+    /// the balance once known.
+    pub fn newest_result(
+        &self,
+        attempt: AttemptId,
+        key: &str,
+        outcome: &str,
+        balance: Option<i32>,
+    ) -> String {
+        let mut args = vec![
+            ("attempt", Arg::Attempt(attempt)),
+            ("key", Arg::Id(key)),
+            ("outcome", Arg::Text(outcome.to_string())),
+        ];
+        match balance {
+            Some(b) => {
+                args.push(("balance", Arg::Amount(b.into())));
+                self.say("newest_result.balance", &args)
+            }
+            None => self.say("newest_result.waiting", &args),
+        }
     }
 
     /// Why no store setting keeps "each purchase is paid once".

@@ -284,6 +284,17 @@ impl AttemptRow {
         self.answered() || self.handled.is_some()
     }
 
+    /// Applied, and its points went in a second time: for an operation an
+    /// earlier attempt had granted, or for a purchase one had paid under
+    /// another key. Such a row never reads as a plain success.
+    pub fn applied_again(&self) -> bool {
+        self.outcome() == Outcome::Applied
+            && self
+                .handled
+                .as_ref()
+                .is_some_and(|h| h.granted_before_by.is_some() || h.paid_before_by.is_some())
+    }
+
     pub fn outcome(&self) -> Outcome {
         if self.attempt.redelivery_of.is_some() {
             return Outcome::Redelivered;

@@ -42,38 +42,40 @@ pub fn InvariantView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> im
     // A new lab (reset, link, import) starts silent; a promise that holds again
     // (after an undo) takes its sentence away.
     let announced = RwSignal::new(Vec::<(Invariant, Break)>::new());
-    Effect::new(move |previous: Option<(u64, [Option<Break>; Invariant::COUNT])>| {
-        let now = breaks.get();
-        let epoch = ctl.epoch.get();
-        match previous {
-            Some((was_epoch, was)) if was_epoch == epoch => {
-                let flipped: Vec<(Invariant, Break)> = Invariant::ALL
-                    .into_iter()
-                    .zip(was.into_iter().zip(now))
-                    .filter_map(|(i, pair)| match pair {
-                        (None, Some(b)) => Some((i, b)),
-                        _ => None,
-                    })
-                    .collect();
-                let stale = announced.with_untracked(|a| {
-                    a.iter().any(|(i, _)| {
-                        Invariant::ALL
-                            .iter()
-                            .zip(now)
-                            .any(|(j, b)| j == i && b.is_none())
-                    })
-                });
-                if !flipped.is_empty() {
-                    announced.set(flipped);
-                } else if stale {
-                    announced.set(Vec::new());
+    Effect::new(
+        move |previous: Option<(u64, [Option<Break>; Invariant::COUNT])>| {
+            let now = breaks.get();
+            let epoch = ctl.epoch.get();
+            match previous {
+                Some((was_epoch, was)) if was_epoch == epoch => {
+                    let flipped: Vec<(Invariant, Break)> = Invariant::ALL
+                        .into_iter()
+                        .zip(was.into_iter().zip(now))
+                        .filter_map(|(i, pair)| match pair {
+                            (None, Some(b)) => Some((i, b)),
+                            _ => None,
+                        })
+                        .collect();
+                    let stale = announced.with_untracked(|a| {
+                        a.iter().any(|(i, _)| {
+                            Invariant::ALL
+                                .iter()
+                                .zip(now)
+                                .any(|(j, b)| j == i && b.is_none())
+                        })
+                    });
+                    if !flipped.is_empty() {
+                        announced.set(flipped);
+                    } else if stale {
+                        announced.set(Vec::new());
+                    }
                 }
+                Some(_) => announced.set(Vec::new()),
+                None => {}
             }
-            Some(_) => announced.set(Vec::new()),
-            None => {}
-        }
-        (epoch, now)
-    });
+            (epoch, now)
+        },
+    );
     let announcement = move || {
         let lang = lang();
         announced.with(|a| {

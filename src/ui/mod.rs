@@ -16,6 +16,7 @@ mod handout_picture;
 mod handout_view;
 mod host;
 mod invariant_view;
+mod newest_result;
 mod page_env;
 mod queue_view;
 mod request_form;

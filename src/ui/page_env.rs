@@ -608,11 +608,73 @@ pub fn show_first_mark() -> bool {
 
 /// Whether the person asked for less motion: then steps land at once.
 pub fn reduced_motion() -> bool {
+    media_matches("(prefers-reduced-motion: reduce)")
+}
+
+/// Whether a media query matches the page now.
+pub fn media_matches(query: &str) -> bool {
     window()
-        .match_media("(prefers-reduced-motion: reduce)")
+        .match_media(query)
         .ok()
         .flatten()
         .is_some_and(|m| m.matches())
+}
+
+/// Scrolls every box around `el` the least that shows it whole, or its top
+/// when it is taller than the room; `inset` is what covers its box's top (a
+/// sticky header), kept clear. Unless `page_too`, an element only the page
+/// itself scrolls to is left where it is (on a phone, screens away).
+pub fn reveal_least(el: &web_sys::HtmlElement, inset: f64, page_too: bool) {
+    let scroller = scrolling_box(el);
+    if !page_too && scroller.is_none() {
+        return;
+    }
+    let _ = el
+        .style()
+        .set_property("scroll-margin-top", &format!("{inset}px"));
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+    // Taller than the room: its top, where every cell starts, comes first.
+    let (top, bottom) = scroller.map_or((0.0, viewport_height()), |b| {
+        let r = b.get_bounding_client_rect();
+        (r.top(), r.bottom().min(viewport_height()))
+    });
+    let r = el.get_bounding_client_rect();
+    if r.top() < top + inset - 1.0 || r.bottom() > bottom + 1.0 {
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// The nearest ancestor of `el` that scrolls vertically by itself, if any.
+fn scrolling_box(el: &web_sys::Element) -> Option<web_sys::Element> {
+    let mut at = el.parent_element();
+    while let Some(node) = at {
+        let overflow = window()
+            .get_computed_style(&node)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value("overflow-y").ok())
+            .unwrap_or_default();
+        // (`overflow-x: auto` alone makes `overflow-y` auto too: it must overflow.)
+        if (overflow == "auto" || overflow == "scroll")
+            && node.scroll_height() > node.client_height() + 1
+        {
+            return Some(node);
+        }
+        at = node.parent_element();
+    }
+    None
+}
+
+/// The window's height in CSS pixels.
+pub fn viewport_height() -> f64 {
+    window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// The walkthrough is open: the page fits one screen (see `style/main.css`).

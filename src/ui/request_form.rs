@@ -6,6 +6,7 @@ use crate::core::Language;
 use crate::lab::{parse_points, read_request, Action, FieldError};
 
 use super::controller::{Controller, Notice};
+use super::newest_result::{follow_newest_row, NewestResult};
 use super::page_env;
 use super::queue_view::request_parts;
 use super::startup::later;
@@ -36,6 +37,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
     let dispatch_armed = move |action: Action| {
         if ctl.dispatch(action) {
             lose_ack.set(false);
+            follow_newest_row(ctl);
         }
     };
 
@@ -178,6 +180,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                 <button type="button" on:click=retry_fresh>{move || texts().retry_fresh}</button>
                 <button type="button" on:click=check_balance>{move || texts().check_balance}</button>
             </div>
+            <NewestResult ctl=ctl />
             // What each retry sends, beside the buttons: the same key is the same
             // operation; a fresh key is a new one to the store.
             <p class="hint retry-target" data-testid="retry-target">

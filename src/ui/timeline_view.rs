@@ -453,6 +453,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
     };
     let truth = row.truth();
     let regranted = granted_again.is_some().then_some("true");
+    let applied_again = row.applied_again();
     // The full sentence, for a pointer or a screen reader that wants the detail.
     let full_reason = row.store_error().map(|e| t.grant_error(e));
     let lost_ack = row.handled.as_ref().is_some_and(|h| h.acknowledgement_lost);
@@ -516,9 +517,12 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
                 </span>
             </td>
             <td class="store" title=full_reason data-label=t.col_store>
-                <span class=format!("badge {}", outcome.code())>
-                    <span class="icon" aria-hidden="true">{icon(outcome)}</span>
-                    {t.outcome(outcome)}
+                // Points added a second time never read as a plain success.
+                <span class=format!("badge {}", outcome.code()) class:again=applied_again>
+                    <span class="icon" aria-hidden="true">
+                        {if applied_again { "⚠" } else { icon(outcome) }}
+                    </span>
+                    {if applied_again { t.outcome_applied_again } else { t.outcome(outcome) }}
                 </span>
                 <span class="detail" class:crashed=row.handled.is_none() && row.crashed_at.is_some()>
                     {store_label}

@@ -694,7 +694,9 @@ impl Walk {
             self.step.set(self.course_step.get_value());
         }
         self.ctl.marks.set(Vec::new());
-        self.ctl.broken_earlier.set([None; crate::lab::Invariant::COUNT]);
+        self.ctl
+            .broken_earlier
+            .set([None; crate::lab::Invariant::COUNT]);
         self.ctl.speed.set(self.speed_before.get_value());
         if let Some(notice) = self.notice_aside.try_update_value(Option::take).flatten() {
             if self.ctl.can_bring_back() {

@@ -26,7 +26,10 @@ impl PromiseSteps {
 
 /// For each promise (in `Invariant::ALL`'s order), the steps of `script` up to
 /// `step` that broke it, played from a new lab.
-pub fn promise_steps(script: &Scenario, step: usize) -> Result<[PromiseSteps; Invariant::COUNT], ContentError> {
+pub fn promise_steps(
+    script: &Scenario,
+    step: usize,
+) -> Result<[PromiseSteps; Invariant::COUNT], ContentError> {
     let mut lab = Lab::new();
     let mut counts = [0u32; Invariant::COUNT];
     let mut steps = [PromiseSteps::default(); Invariant::COUNT];
