@@ -20,6 +20,7 @@ words!(
 });
 
 pub struct TeacherTexts {
+    lang: crate::i18n::Lang,
     catalog: &'static Catalog,
     words: TeacherWords,
 }
@@ -33,8 +34,9 @@ impl Deref for TeacherTexts {
 }
 
 impl TeacherTexts {
-    pub(super) fn new(catalog: &'static Catalog) -> TeacherTexts {
+    pub(super) fn new(lang: crate::i18n::Lang, catalog: &'static Catalog) -> TeacherTexts {
         TeacherTexts {
+            lang,
             catalog,
             words: TeacherWords::read(catalog),
         }
@@ -119,8 +121,7 @@ impl TeacherTexts {
     }
 
     /// Why a mark, an undo, a preview or the end of a recording was refused,
-    /// in the page's words (a whole scenario's refusal keeps the file
-    /// checker's own words inside).
+    /// in the page's words.
     pub fn record_error(&self, error: &RecordError) -> String {
         let say = |key: &str, args: &[(&str, Arg)]| self.catalog.say(key, args);
         let text = |s: &str| Arg::Text(s.to_owned());
@@ -187,7 +188,7 @@ impl TeacherTexts {
             RecordError::QuestionLast => say("teacher.error.question_last", &[]),
             RecordError::Scenario(error) => say(
                 "teacher.error.scenario",
-                &[("reason", text(&error.to_string()))],
+                &[("reason", text(&self.lang.texts().teacher_error(error)))],
             ),
         }
     }

@@ -21,3 +21,19 @@ pub enum FieldError {
     /// A character that cannot be seen (a zero-width space, a direction control).
     Invisible,
 }
+
+/// In English, for logs and tests; the page says it in its language (`Texts::field_error`).
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FieldError::Empty => "it is empty",
+            FieldError::TooLong => "it is too long",
+            FieldError::NotANumber => "it is not a whole number",
+            FieldError::NotPositive => "it is not 1 or more",
+            FieldError::TooLarge => "it is too large",
+            FieldError::EdgeSpace => "it has a space at an end",
+            FieldError::DoubleSpace => "it has two spaces in a row",
+            FieldError::Invisible => "it has a character that cannot be seen",
+        })
+    }
+}
