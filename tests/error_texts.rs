@@ -114,6 +114,10 @@ fn record_errors() -> Vec<RecordError> {
         RecordError::NoSteps,
         RecordError::QuestionLast,
         RecordError::Scenario(TeacherError::NoLanguage),
+        RecordError::Title {
+            lang: Lang::Fa,
+            error: FieldError::Invisible,
+        },
     ]
 }
 

@@ -89,7 +89,8 @@ impl TeacherTexts {
             .say("teacher.steps", &[("n", Arg::Count(n as u64))])
     }
 
-    /// Opened from a link or a file, and added to the person's scenarios.
+    /// Opened from a link or a file, and added to the person's scenarios
+    /// (`title` as shown: `TeacherScenario::shown_title`).
     pub fn opened(&self, title: &str) -> String {
         self.catalog
             .say("teacher.opened", &[("title", Arg::Text(title.to_owned()))])
@@ -167,6 +168,13 @@ impl TeacherTexts {
                     }
                 }
             }
+            RecordError::Title { lang, error } => say(
+                "teacher.error.title",
+                &[
+                    ("language", text(self.language(*lang))),
+                    ("problem", text(&self.lang.texts().field_error(*error))),
+                ],
+            ),
             RecordError::Question(_) => say("teacher.error.question", &[]),
             RecordError::NoQuestionText(lang) => say(
                 "teacher.error.no_question_text",

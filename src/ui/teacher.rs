@@ -251,7 +251,7 @@ impl Teacher {
         };
         self.shared.set(first);
         let lang = self.ctl.lang.get_untracked();
-        self.announce(self.texts().opened(scenario.title(lang)), false);
+        self.announce(self.texts().opened(&scenario.shown_title(lang)), false);
         self.walk.play_teacher(scenario);
     }
 

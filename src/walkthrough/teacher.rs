@@ -211,9 +211,14 @@ impl TeacherScenario {
         (shown, text)
     }
 
-    /// The title, in `lang` when it has one.
+    /// The title, in `lang` when it has one, as written.
     pub fn title(&self, lang: Lang) -> &str {
         &self.words(lang).1.title
+    }
+
+    /// The same, as the page shows it (see [`ScenarioText::shown_title`]).
+    pub fn shown_title(&self, lang: Lang) -> String {
+        self.words(lang).1.shown_title()
     }
 
     pub fn file(&self) -> &TeacherFile {
