@@ -219,6 +219,7 @@ impl Texts {
             }
             FieldError::NotANumber => "field_error.not_a_number",
             FieldError::NotPositive => "field_error.not_positive",
+            FieldError::Negative => "field_error.negative",
             FieldError::TooLarge => {
                 return self.say("field_error.too_large", &[("max", whole(i32::MAX))])
             }

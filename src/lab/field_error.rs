@@ -12,6 +12,8 @@ pub enum FieldError {
     NotANumber,
     /// Zero or less.
     NotPositive,
+    /// Below zero, where 0 is the least.
+    Negative,
     /// More than `i32::MAX`.
     TooLarge,
     /// Space at the start or end: it would look like the same text without it.
@@ -30,6 +32,7 @@ impl std::fmt::Display for FieldError {
             FieldError::TooLong => "it is too long",
             FieldError::NotANumber => "it is not a whole number",
             FieldError::NotPositive => "it is not 1 or more",
+            FieldError::Negative => "it is not 0 or more",
             FieldError::TooLarge => "it is too large",
             FieldError::EdgeSpace => "it has a space at an end",
             FieldError::DoubleSpace => "it has two spaces in a row",

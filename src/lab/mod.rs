@@ -44,7 +44,8 @@ pub use crate::sim::{
 pub use field_error::FieldError;
 pub use fold::Line;
 pub use form::{
-    parse_millis, parse_points, parse_whole, read_request, FormErrors, MAX_FIELD_CHARS,
+    parse_integer, parse_millis, parse_points, parse_whole, read_request, FormErrors,
+    MAX_FIELD_CHARS,
 };
 pub use invariants::{Break, Invariant, Invariants};
 pub use json_read::{read_json, Expected, FieldProblem, Found, ReadError};

@@ -5,7 +5,7 @@ use super::fact::{Fact, FactError, Value};
 use super::marks::parse_mark;
 use super::narration::{placeholders, LanguageFile, ScenarioText, TemplateError};
 use super::script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
-use crate::lab::{parse_whole, read_json, FieldError, Lab, LabError, LabState};
+use crate::lab::{parse_integer, read_json, FieldError, Lab, LabError, LabState};
 use crate::sim::AttemptId;
 
 /// The scripts and one language's words, checked to fit each other.
@@ -640,8 +640,8 @@ fn holds(check: &Check, state: &LabState) -> Result<bool, FactError> {
 pub fn judge(expected: &Value, given: &str) -> Result<bool, FieldError> {
     match expected {
         Value::Number(n) => {
-            let typed = parse_whole(given)?;
-            Ok(i64::try_from(typed).is_ok_and(|typed| typed == *n))
+            let typed = parse_integer(given)?;
+            Ok(typed == i128::from(*n))
         }
         Value::Code(code) => Ok(code == given),
     }
