@@ -195,7 +195,7 @@ test('export, then import the file back; hostile files are refused whole', () =>
       ['other.json', '{"format":"something-else","version":1,"actions":[]}', /not a lab session/],
       ['future.json', '{"format":"idempotency-lab/session","version":7,"actions":[]}', /version 7/],
       ['retry.json', '{"format":"idempotency-lab/session","version":1,"actions":[{"retry-same":{}}]}', /action 1 cannot be replayed/],
-      ['huge.json', ' '.repeat(4 * 1024 * 1024 + 1), /at most 4194304/],
+      ['huge.json', ' '.repeat(4 * 1024 * 1024 + 1), /at most 4,194,304/],
       ['long.json', JSON.stringify({ format: 'idempotency-lab/session', version: 1, actions: [{ 'check-balance': { account_id: 'x'.repeat(500) } }] }), /over 80 characters/],
     ];
     for (const [name, text, message] of hostile) {

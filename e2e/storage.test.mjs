@@ -252,10 +252,10 @@ test('moving the clock: an hour, to a time; a bad time or retention says why and
     assert.equal(await button(page, 'Undo').isDisabled(), true, 'back to the start');
     for (const [typed, message] of [
       ['abc', /^Not a whole number\. Nothing changed: receipts are still kept 24 hours\.$/],
-      ['0', /^Retention \(hours\): must be 1 to 8760, not 0\. Nothing changed\.$/],
-      ['9000', /must be 1 to 8760, not 9000/],
+      ['0', /^Retention \(hours\): must be 1 to 8,760, not 0\. Nothing changed\.$/],
+      ['9000', /must be 1 to 8,760, not 9,000/],
       // Too large for the setting's type: still named as typed, not as its largest value.
-      ['4294967296', /must be 1 to 8760, not 4294967296\. Nothing changed\.$/],
+      ['4294967296', /must be 1 to 8,760, not 4,294,967,296\. Nothing changed\.$/],
     ]) {
       await retention.fill(typed);
       await retention.press('Enter');

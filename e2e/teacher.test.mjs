@@ -200,7 +200,7 @@ test('a kept scenario opens again in the recorder with its lab; the list exports
         buffer: Buffer.alloc(10 << 20, 0x20),
       });
       await other.getByTestId('teacher-said').waitFor();
-      assert.match(await other.getByTestId('teacher-said').textContent(), /not opened, and nothing changed: the scenario is 10240 KB; the lab reads at most 3200 KB/);
+      assert.match(await other.getByTestId('teacher-said').textContent(), /not opened, and nothing changed: the file is 10,485,760 bytes; a scenario may be at most 3,276,800 bytes\./);
       assert.equal(await other.getByTestId('my-scenario').count(), 0);
       await other.getByTestId('open-scenario-file').setInputFiles(path);
       await fresh.page.getByTestId('walk-guest').waitFor();

@@ -460,13 +460,13 @@ test('the settings refuse bad input with a message, and keep the value in force'
     const processing = page.getByLabel('Processing time (ms)', { exact: true });
     const notice = page.getByTestId('notice');
     const refused = [
-      [timeout, '0', /^Caller timeout \(ms\): must be 1 to 600000, not 0\. Nothing changed\.$/],
-      [timeout, '600001', /^Caller timeout \(ms\): must be 1 to 600000, not 600001\. Nothing changed\.$/],
-      [timeout, '-5', /Caller timeout \(ms\): Not a whole number/],
+      [timeout, '0', /^Caller timeout \(ms\): must be 1 to 600,000, not 0\. Nothing changed\.$/],
+      [timeout, '600001', /^Caller timeout \(ms\): must be 1 to 600,000, not 600,001\. Nothing changed\.$/],
+      [timeout, '-5', /Caller timeout \(ms\): Must be 0 or more/],
       [timeout, '1.5', /Caller timeout \(ms\): Not a whole number/],
       [timeout, '', /Caller timeout \(ms\): Required/],
-      [processing, '600001', /^Processing time \(ms\): must be 0 to 600000, not 600001\. Nothing changed\.$/],
-      [processing, '-1', /Processing time \(ms\): Not a whole number/],
+      [processing, '600001', /^Processing time \(ms\): must be 0 to 600,000, not 600,001\. Nothing changed\.$/],
+      [processing, '-1', /Processing time \(ms\): Must be 0 or more/],
     ];
     for (const [input, value, message] of refused) {
       const before = await input.inputValue();

@@ -132,7 +132,8 @@ pub enum SizeError {
 
 /// Reads a size the person typed: a whole number in `range`, or why not.
 pub fn read_size(text: &str, range: &std::ops::RangeInclusive<u32>) -> Result<u32, SizeError> {
-    let value = crate::lab::parse_whole(text).map_err(SizeError::Field)?;
+    // A negative size is out of range, as 0 is.
+    let value = crate::lab::parse_integer(text).map_err(SizeError::Field)?;
     u32::try_from(value)
         .ok()
         .filter(|v| range.contains(v))

@@ -119,6 +119,9 @@ fn a_size_is_a_whole_number_in_its_range_or_refused_with_the_reason() {
     assert_eq!(read_size("479", &HEIGHTS), Err(range));
     assert_eq!(read_size("4001", &HEIGHTS), Err(range));
     assert_eq!(read_size("99999999999999999999999", &HEIGHTS), Err(range));
+    // A negative size is out of range too, not "not a number".
+    assert_eq!(read_size("-5", &HEIGHTS), Err(range));
+    assert_eq!(read_size("\u{2212}640", &HEIGHTS), Err(range));
     assert_eq!(
         read_size("", &HEIGHTS),
         Err(SizeError::Field(FieldError::Empty))
@@ -129,7 +132,10 @@ fn a_size_is_a_whole_number_in_its_range_or_refused_with_the_reason() {
     );
     assert_eq!(
         read_size("-5", &WIDTHS),
-        Err(SizeError::Field(FieldError::NotANumber))
+        Err(SizeError::Range {
+            min: 320,
+            max: 2400
+        })
     );
     assert_eq!(read_size("320", &WIDTHS), Ok(320));
     assert_eq!(

@@ -4,8 +4,12 @@
 //! which is English whatever the page's language), and no two read the same.
 
 use idempotency_lab::i18n::Lang;
-use idempotency_lab::lab::{FieldError, LabError, ReplayError, SessionError, SettingError};
-use idempotency_lab::walkthrough::{FactError, RecordError, TeacherError, TemplateError};
+use idempotency_lab::lab::{
+    FieldError, FieldProblem, LabError, ReadError, ReplayError, SessionError, SettingError,
+};
+use idempotency_lab::walkthrough::{
+    ContentError, FactError, LinkError, Piece, RecordError, ShelfError, TeacherError, TemplateError,
+};
 use idempotency_lab::{GrantError, GrantPoints, GrantResult};
 
 fn lab_errors() -> Vec<LabError> {
@@ -110,6 +114,10 @@ fn record_errors() -> Vec<RecordError> {
         RecordError::NoSteps,
         RecordError::QuestionLast,
         RecordError::Scenario(TeacherError::NoLanguage),
+        RecordError::Title {
+            lang: Lang::Fa,
+            error: FieldError::Invisible,
+        },
     ]
 }
 
@@ -188,9 +196,174 @@ fn every_refusal_is_said_by_the_pages_texts_in_each_language() {
         "{}",
         said(Lang::En, 12)
     );
+    // A scenario's refusal inside is said in the page's language too.
     assert!(
-        said(Lang::Fa, 15).contains("no words in any language"),
+        said(Lang::Fa, 15).contains("سناریو به هیچ زبانی متنی ندارد"),
         "{}",
         said(Lang::Fa, 15)
     );
+    assert!(
+        said(Lang::En, 15).contains("no words in any language"),
+        "{}",
+        said(Lang::En, 15)
+    );
+}
+
+fn teacher_errors() -> Vec<TeacherError> {
+    let piece = |step| Piece {
+        lang: Lang::Fa,
+        step,
+        field: "narration".into(),
+    };
+    vec![
+        TeacherError::TooLarge {
+            bytes: 70_000,
+            limit: 65_536,
+        },
+        TeacherError::Parse(ReadError::NotJson("EOF".into())),
+        TeacherError::Parse(ReadError::BadField {
+            path: "version".into(),
+            problem: Box::new(FieldProblem::Unreadable),
+        }),
+        TeacherError::Format("x".into()),
+        TeacherError::Version(2),
+        TeacherError::Scenarios(2),
+        TeacherError::Id("s1".into()),
+        TeacherError::TooManySteps(41),
+        TeacherError::NoLanguage,
+        TeacherError::Language("xx".into()),
+        TeacherError::Code,
+        TeacherError::TooLong {
+            piece: piece(Some(1)),
+            chars: 3_000,
+        },
+        TeacherError::Markup(piece(None)),
+        TeacherError::Content(Some(Lang::En), ContentError::NoSteps("teacher".into())),
+    ]
+}
+
+fn content_errors() -> Vec<ContentError> {
+    let s = || "s1".to_string();
+    vec![
+        ContentError::Parse {
+            file: "en.json".into(),
+            error: ReadError::NotJson("EOF".into()),
+        },
+        ContentError::ScenarioId {
+            found: "s2".into(),
+            expected: s(),
+        },
+        ContentError::NoSteps(s()),
+        ContentError::Language {
+            found: "fa".into(),
+            expected: "en".into(),
+        },
+        ContentError::MissingScenario(s()),
+        ContentError::ExtraScenario(s()),
+        ContentError::StepCount {
+            scenario: s(),
+            script: 3,
+            text: 2,
+        },
+        ContentError::MissingText {
+            scenario: s(),
+            step: Some(1),
+            piece: "hint",
+        },
+        ContentError::MissingText {
+            scenario: s(),
+            step: None,
+            piece: "title",
+        },
+        ContentError::ExtraText {
+            scenario: s(),
+            step: 1,
+            piece: "explain".into(),
+        },
+        ContentError::Code {
+            scenario: s(),
+            id: "worker".into(),
+        },
+        ContentError::NoChallenge(s()),
+        ContentError::HandWritten {
+            scenario: s(),
+            step: Some(2),
+            piece: "hint",
+        },
+        ContentError::HandWritten {
+            scenario: s(),
+            step: None,
+            piece: "title",
+        },
+        ContentError::QuestionOnLastStep(s()),
+        ContentError::NoPremise {
+            scenario: s(),
+            step: 1,
+        },
+        ContentError::NotInPremise {
+            scenario: s(),
+            step: 1,
+            fact: "balance:alice".into(),
+        },
+        ContentError::ReadsAnswer {
+            scenario: s(),
+            step: 1,
+            fact: "balance:alice".into(),
+        },
+        ContentError::Fact {
+            scenario: s(),
+            error: FactError::NotDrawn("weather".into()),
+        },
+        ContentError::Refused {
+            scenario: s(),
+            step: 1,
+            error: LabError::WaitLength(0),
+        },
+        ContentError::Template {
+            scenario: s(),
+            step: 1,
+            error: TemplateError::Digit('7'),
+        },
+    ]
+}
+
+/// A teacher's file, a `#teach=` link, a list of scenarios and the course's
+/// files are refused in the page's words too, each case its own sentence.
+#[test]
+fn every_file_and_link_refusal_is_said_by_the_pages_texts_in_each_language() {
+    for lang in Lang::ALL {
+        let t = lang.texts();
+        let english = lang == Lang::En;
+        let teacher = teacher_errors();
+        let mut said: Vec<(String, String)> = teacher
+            .iter()
+            .map(|e| (t.teacher_error(e), e.to_string()))
+            .collect();
+        said.extend(
+            [
+                LinkError::TooLong { chars: 12_001 },
+                LinkError::Damaged,
+                LinkError::Unpacks,
+            ]
+            .iter()
+            .map(|e| (t.link_error(e), e.to_string())),
+        );
+        said.extend(
+            [
+                ShelfError::Full,
+                ShelfError::Scenario(Some(2), TeacherError::Code),
+            ]
+            .iter()
+            .map(|e| (t.shelf_error(e), e.to_string())),
+        );
+        check(said, english, &format!("{lang:?} teacher"));
+        check(
+            content_errors()
+                .iter()
+                .map(|e| (t.content_error(e), e.to_string()))
+                .collect(),
+            english,
+            &format!("{lang:?} content"),
+        );
+    }
 }

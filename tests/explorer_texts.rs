@@ -165,6 +165,11 @@ fn the_explorer_says_each_value_in_its_place() {
         plain(t.explorer.histories_range(0, 1_000_000)),
         "A search tries 1 to 1,000,000 histories, not 0."
     );
+    // A negative number gets the range's message too, grouped.
+    assert_eq!(
+        plain(t.explorer.histories_range(-1_500, 1_000_000)),
+        "A search tries 1 to 1,000,000 histories, not -1,500."
+    );
     assert_eq!(
         plain(t.explorer.guest_setup("P")),
         "The lab with the settings the search ran under; nothing has happened yet. Step through \

@@ -746,7 +746,8 @@ fn a_setting_reads_whole_milliseconds_in_any_digits_the_form_takes() {
     assert_eq!(parse_millis(""), Err(FieldError::Empty));
     assert_eq!(parse_millis("   "), Err(FieldError::Empty));
     assert_eq!(parse_millis("1.5"), Err(FieldError::NotANumber));
-    assert_eq!(parse_millis("-5"), Err(FieldError::NotANumber));
+    assert_eq!(parse_millis("-5"), Err(FieldError::Negative));
+    assert_eq!(parse_millis("\u{2212}۵"), Err(FieldError::Negative));
     assert_eq!(parse_millis("12ms"), Err(FieldError::NotANumber));
     assert_eq!(
         parse_millis("99999999999999999999999"),

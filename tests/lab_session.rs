@@ -3,7 +3,7 @@
 
 use idempotency_lab::lab::{
     from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, Expected,
-    FieldProblem, History, Lab, LabError, Outcome, SessionError, Setting, SettingError,
+    FieldProblem, Found, History, Lab, LabError, Outcome, SessionError, Setting, SettingError,
     MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES, SESSION_VERSION, STRESS_CONCURRENCY,
 };
 use idempotency_lab::sim::Happening;
@@ -412,7 +412,7 @@ fn a_wrong_field_is_named_with_its_rule() {
             ),
             "actions[1].send.grant.points",
             FieldProblem::Wrong {
-                found: "2147483648".into(),
+                found: Found::Whole(2_147_483_648),
                 expected: whole(i32::MIN.into(), i32::MAX.into()),
             },
         ),
@@ -420,7 +420,7 @@ fn a_wrong_field_is_named_with_its_rule() {
             r#"{"format":"idempotency-lab/session","version":"2","actions":[]}"#.into(),
             "version",
             FieldProblem::Wrong {
-                found: "\"2\"".into(),
+                found: Found::Text("2".into()),
                 expected: whole(0, u32::MAX.into()),
             },
         ),
@@ -428,7 +428,7 @@ fn a_wrong_field_is_named_with_its_rule() {
             file(r#"{"wait":{"ms":-5}}"#),
             "actions[0].wait.ms",
             FieldProblem::Wrong {
-                found: "-5".into(),
+                found: Found::Whole(-5),
                 expected: whole(0, u64::MAX.into()),
             },
         ),
@@ -446,7 +446,7 @@ fn a_wrong_field_is_named_with_its_rule() {
             file(r#"{"set-naive":{"on":"yes"}}"#),
             "actions[0].set-naive.on",
             FieldProblem::Wrong {
-                found: "\"yes\"".into(),
+                found: Found::Text("yes".into()),
                 expected: Expected::YesNo,
             },
         ),
@@ -591,7 +591,7 @@ fn a_wrong_setting_in_a_version_3_file_is_named_with_its_rule() {
             file(r#"{"set":{"naive":"yes"}}"#),
             "actions[0].set.naive",
             FieldProblem::Wrong {
-                found: "\"yes\"".into(),
+                found: Found::Text("yes".into()),
                 expected: Expected::YesNo,
             },
         ),
@@ -604,7 +604,7 @@ fn a_wrong_setting_in_a_version_3_file_is_named_with_its_rule() {
             file(r#"{"set":{"processes":-1}}"#),
             "actions[0].set.processes",
             FieldProblem::Wrong {
-                found: "-1".into(),
+                found: Found::Whole(-1),
                 expected: Expected::Whole {
                     min: 0,
                     max: u8::MAX.into(),

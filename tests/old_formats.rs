@@ -16,7 +16,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         1,
         r#"{"advance":{"steps":"x"}}"#,
-        r#"Err(BadField { path: "actions[0].advance.steps", problem: Wrong { found: "\"x\"", expected: Whole { min: 0, max: 4294967295 } } })"#,
+        r#"Err(BadField { path: "actions[0].advance.steps", problem: Wrong { found: Text("x"), expected: Whole { min: 0, max: 4294967295 } } })"#,
     ),
     (
         1,
@@ -26,17 +26,17 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         1,
         r#"{"advance":true}"#,
-        r#"Err(BadField { path: "actions[0].advance", problem: Wrong { found: "true", expected: Other("struct variant ActionV1::Advance") } })"#,
+        r#"Err(BadField { path: "actions[0].advance", problem: Wrong { found: YesNo(true), expected: Object } })"#,
     ),
     (
         1,
         r#""advance""#,
-        r#"Err(BadField { path: "actions[0].advance", problem: Wrong { found: "variant", expected: Other("struct variant") } })"#,
+        r#"Err(BadField { path: "actions[0].advance", problem: Wrong { found: Value, expected: Object } })"#,
     ),
     (
         1,
         r#"{"set-paused":{"paused":1}}"#,
-        r#"Err(BadField { path: "actions[0].set-paused.paused", problem: Wrong { found: "1", expected: YesNo } })"#,
+        r#"Err(BadField { path: "actions[0].set-paused.paused", problem: Wrong { found: Whole(1), expected: YesNo } })"#,
     ),
     (
         1,
@@ -76,7 +76,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         1,
         r#"{"check-balance":{"account_id":7}}"#,
-        r#"Err(BadField { path: "actions[0].check-balance.account_id", problem: Wrong { found: "7", expected: Text } })"#,
+        r#"Err(BadField { path: "actions[0].check-balance.account_id", problem: Wrong { found: Whole(7), expected: Text } })"#,
     ),
     (
         1,
@@ -111,7 +111,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         2,
         r#"{"set-paused":{"paused":1}}"#,
-        r#"Err(BadField { path: "actions[0].set-paused.paused", problem: Wrong { found: "1", expected: YesNo } })"#,
+        r#"Err(BadField { path: "actions[0].set-paused.paused", problem: Wrong { found: Whole(1), expected: YesNo } })"#,
     ),
     (
         2,
@@ -143,7 +143,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         2,
         r#"{"check-balance":{"account_id":7}}"#,
-        r#"Err(BadField { path: "actions[0].check-balance.account_id", problem: Wrong { found: "7", expected: Text } })"#,
+        r#"Err(BadField { path: "actions[0].check-balance.account_id", problem: Wrong { found: Whole(7), expected: Text } })"#,
     ),
     (
         2,
@@ -158,7 +158,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         2,
         r#"{"set-naive":true}"#,
-        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: "true", expected: Other("struct variant ActionV2::SetNaive") } })"#,
+        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: YesNo(true), expected: Object } })"#,
     ),
     (
         2,
@@ -198,7 +198,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         2,
         r#"{"set-naive":null}"#,
-        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: "null", expected: Other("struct variant ActionV2::SetNaive") } })"#,
+        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: Null, expected: Object } })"#,
     ),
     (
         2,
@@ -213,7 +213,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         2,
         r#""set-naive""#,
-        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: "variant", expected: Other("struct variant") } })"#,
+        r#"Err(BadField { path: "actions[0].set-naive", problem: Wrong { found: Value, expected: Object } })"#,
     ),
     (
         3,
@@ -253,7 +253,7 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         3,
         r#"{"send":{"grant":{"key":"k","account_id":"a","points":"x"}}}"#,
-        r#"Err(BadField { path: "actions[0].send.grant.points", problem: Wrong { found: "\"x\"", expected: Whole { min: -2147483648, max: 2147483647 } } })"#,
+        r#"Err(BadField { path: "actions[0].send.grant.points", problem: Wrong { found: Text("x"), expected: Whole { min: -2147483648, max: 2147483647 } } })"#,
     ),
     (
         3,
@@ -268,12 +268,12 @@ const CASES: &[(u32, &str, &str)] = &[
     (
         3,
         r#""send""#,
-        r#"Err(BadField { path: "actions[0].send", problem: Wrong { found: "variant", expected: Other("struct variant") } })"#,
+        r#"Err(BadField { path: "actions[0].send", problem: Wrong { found: Value, expected: Object } })"#,
     ),
     (
         3,
         r#"{"step":{}}"#,
-        r#"Err(BadField { path: "actions[0].step", problem: Wrong { found: "map", expected: Other("unit") } })"#,
+        r#"Err(BadField { path: "actions[0].step", problem: Wrong { found: Object, expected: Other } })"#,
     ),
     (
         3,

@@ -483,6 +483,9 @@ fn answers_are_judged_by_value_in_any_digits() {
     assert_eq!(judge(&hundred, ""), Err(FieldError::Empty));
     assert_eq!(judge(&hundred, "a lot"), Err(FieldError::NotANumber));
     assert_eq!(judge(&hundred, "99999999999999999999999"), Ok(false));
+    // A negative answer is a number: judged, not refused.
+    assert_eq!(judge(&hundred, "-100"), Ok(false));
+    assert_eq!(judge(&Value::Number(-5), "-5"), Ok(true));
     let applied = Value::Code("applied".into());
     assert_eq!(judge(&applied, "applied"), Ok(true));
     assert_eq!(judge(&applied, "replayed"), Ok(false));

@@ -109,6 +109,10 @@ pub enum Arg<'a> {
     Count(u64),
     /// A count with thousands grouped (10,000).
     Grouped(u64),
+    /// A whole number a refusal names (a size, a limit, a value found), with
+    /// its sign and thousands grouped (-2,147,483,648); a minus sign stays on
+    /// its left in right-to-left text.
+    Whole(i128),
     /// Points or a balance, in the language's digits like every number the
     /// page shows; a minus sign stays on its left in right-to-left text. (A
     /// right-to-left language keeps one whole, where it must, by writing
@@ -263,6 +267,7 @@ impl Catalog {
         let count = forms.get("by").and_then(|by| {
             args.iter().find_map(|(name, arg)| match arg {
                 Arg::Count(n) | Arg::Grouped(n) | Arg::Attempt(n) if name == by => Some(*n),
+                Arg::Whole(n) if name == by => u64::try_from(*n).ok(),
                 _ => None,
             })
         });
@@ -303,7 +308,11 @@ impl Catalog {
     fn write(&self, arg: &Arg, out: &mut String) {
         match arg {
             Arg::Count(n) => out.push_str(&self.number(*n)),
-            Arg::Grouped(n) => out.push_str(&self.grouped(*n)),
+            Arg::Grouped(n) => out.push_str(&self.grouped((*n).into())),
+            Arg::Whole(n) if *n < 0 && self.rtl => {
+                out.push_str(&format!("\u{2066}{}\u{2069}", self.grouped(*n)))
+            }
+            Arg::Whole(n) => out.push_str(&self.grouped(*n)),
             Arg::Amount(n) if *n < 0 && self.rtl => {
                 out.push_str(&format!("\u{2066}{}\u{2069}", self.number(n)))
             }
@@ -350,9 +359,12 @@ impl Catalog {
     }
 
     /// 10,000: thousands grouped, in this language's digits and separator.
-    fn grouped(&self, n: u64) -> String {
-        let digits = n.to_string();
+    fn grouped(&self, n: i128) -> String {
+        let digits = n.unsigned_abs().to_string();
         let mut out = String::with_capacity(digits.len() * 2);
+        if n < 0 {
+            out.push('-');
+        }
         for (i, c) in digits.chars().enumerate() {
             if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(self.group);
@@ -360,6 +372,15 @@ impl Catalog {
             out.push(c);
         }
         self.number(out)
+    }
+
+    /// A number as a file wrote it ("-0.5", "2.5e3"): in this language's
+    /// digits and decimal mark, kept whole in right-to-left text.
+    pub fn written_number(&self, text: &str) -> String {
+        let local = self.number(text.replace('.', &self.decimal.to_string()));
+        let mut out = String::with_capacity(local.len() + 6);
+        self.ltr(&local, &mut out);
+        out
     }
 
     /// Milliseconds as seconds to a tenth ("1.2"), from integers only: the

@@ -194,11 +194,12 @@ impl ExplorerTexts {
         )
     }
 
-    /// A number of histories outside what a search may be asked for.
-    pub fn histories_range(&self, asked: u64, most: u64) -> String {
+    /// A number of histories outside what a search may be asked for (a
+    /// negative one too).
+    pub fn histories_range(&self, asked: i128, most: u64) -> String {
         self.say(
             "explorer.histories_range",
-            &[("n", Arg::Grouped(asked)), ("most", Arg::Grouped(most))],
+            &[("n", Arg::Whole(asked)), ("most", Arg::Grouped(most))],
         )
     }
 

@@ -10,6 +10,7 @@ mod catalog;
 mod declare;
 mod explorer;
 mod languages;
+mod refusals;
 mod stage;
 mod teacher;
 mod texts;

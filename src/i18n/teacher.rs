@@ -20,6 +20,7 @@ words!(
 });
 
 pub struct TeacherTexts {
+    lang: crate::i18n::Lang,
     catalog: &'static Catalog,
     words: TeacherWords,
 }
@@ -33,8 +34,9 @@ impl Deref for TeacherTexts {
 }
 
 impl TeacherTexts {
-    pub(super) fn new(catalog: &'static Catalog) -> TeacherTexts {
+    pub(super) fn new(lang: crate::i18n::Lang, catalog: &'static Catalog) -> TeacherTexts {
         TeacherTexts {
+            lang,
             catalog,
             words: TeacherWords::read(catalog),
         }
@@ -87,7 +89,8 @@ impl TeacherTexts {
             .say("teacher.steps", &[("n", Arg::Count(n as u64))])
     }
 
-    /// Opened from a link or a file, and added to the person's scenarios.
+    /// Opened from a link or a file, and added to the person's scenarios
+    /// (`title` as shown: `TeacherScenario::shown_title`).
     pub fn opened(&self, title: &str) -> String {
         self.catalog
             .say("teacher.opened", &[("title", Arg::Text(title.to_owned()))])
@@ -119,8 +122,7 @@ impl TeacherTexts {
     }
 
     /// Why a mark, an undo, a preview or the end of a recording was refused,
-    /// in the page's words (a whole scenario's refusal keeps the file
-    /// checker's own words inside).
+    /// in the page's words.
     pub fn record_error(&self, error: &RecordError) -> String {
         let say = |key: &str, args: &[(&str, Arg)]| self.catalog.say(key, args);
         let text = |s: &str| Arg::Text(s.to_owned());
@@ -166,6 +168,13 @@ impl TeacherTexts {
                     }
                 }
             }
+            RecordError::Title { lang, error } => say(
+                "teacher.error.title",
+                &[
+                    ("language", text(self.language(*lang))),
+                    ("problem", text(&self.lang.texts().field_error(*error))),
+                ],
+            ),
             RecordError::Question(_) => say("teacher.error.question", &[]),
             RecordError::NoQuestionText(lang) => say(
                 "teacher.error.no_question_text",
@@ -187,7 +196,7 @@ impl TeacherTexts {
             RecordError::QuestionLast => say("teacher.error.question_last", &[]),
             RecordError::Scenario(error) => say(
                 "teacher.error.scenario",
-                &[("reason", text(&error.to_string()))],
+                &[("reason", text(&self.lang.texts().teacher_error(error)))],
             ),
         }
     }

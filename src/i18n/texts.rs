@@ -16,9 +16,9 @@ use crate::core::{
     CrashPoint, EmailVia, GrantError, GrantPoints, GrantResult, InFlightPolicy, Language,
 };
 use crate::lab::{
-    CrashLeft, DurableWrites, Expected, FieldError, FieldProblem, Invariant, LabError, Marker,
-    MarkerKind, Outcome, RegrantCause, SessionError, SettingError, Truth, MAX_ACTIONS,
-    MAX_FIELD_CHARS, MAX_SENDS, MAX_SESSION_BYTES, MAX_SETTING_MS, MAX_WAIT_MS,
+    CrashLeft, DurableWrites, FieldError, Invariant, LabError, Marker, MarkerKind, Outcome,
+    RegrantCause, SettingError, Truth, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SENDS, MAX_SETTING_MS,
+    MAX_WAIT_MS,
 };
 use crate::sim::{Acknowledge, AttemptId, Millis, Routing, StoreKind};
 
@@ -81,6 +81,12 @@ fn count(n: impl TryInto<u64>) -> Arg<'static> {
     Arg::Count(n.try_into().unwrap_or(u64::MAX))
 }
 
+/// A number a refusal names (a limit, a value refused): grouped as the page
+/// writes numbers, sign and all.
+fn whole(n: impl TryInto<i128>) -> Arg<'static> {
+    Arg::Whole(n.try_into().unwrap_or(i128::MAX))
+}
+
 impl Texts {
     pub(super) fn new(lang: Lang, catalog: Catalog) -> Texts {
         // Kept for the page's life, so the words can be borrowed for as long.
@@ -92,7 +98,7 @@ impl Texts {
             walk: WalkTexts::new(catalog),
             stage: StageTexts::new(catalog),
             explorer: ExplorerTexts::new(catalog),
-            teacher: TeacherTexts::new(catalog),
+            teacher: TeacherTexts::new(lang, catalog),
         }
     }
 
@@ -201,10 +207,7 @@ impl Texts {
             crate::embed_code::SizeError::Field(error) => self.field_error(error),
             crate::embed_code::SizeError::Range { min, max } => self.say(
                 "session_error.problem.whole",
-                &[
-                    ("min", whole(i128::from(min))),
-                    ("max", whole(i128::from(max))),
-                ],
+                &[("min", whole(min)), ("max", whole(max))],
             ),
         }
     }
@@ -213,12 +216,13 @@ impl Texts {
         let key = match error {
             FieldError::Empty => "field_error.empty",
             FieldError::TooLong => {
-                return self.say("field_error.too_long", &[("max", count(MAX_FIELD_CHARS))])
+                return self.say("field_error.too_long", &[("max", whole(MAX_FIELD_CHARS))])
             }
             FieldError::NotANumber => "field_error.not_a_number",
             FieldError::NotPositive => "field_error.not_positive",
+            FieldError::Negative => "field_error.negative",
             FieldError::TooLarge => {
-                return self.say("field_error.too_large", &[("max", count(i32::MAX))])
+                return self.say("field_error.too_large", &[("max", whole(i32::MAX))])
             }
             FieldError::EdgeSpace => "field_error.edge_space",
             FieldError::DoubleSpace => "field_error.double_space",
@@ -247,7 +251,7 @@ impl Texts {
                 )
             }
             GrantError::Overflow => {
-                return self.say("grant_error.overflow", &[("max", count(i32::MAX))])
+                return self.say("grant_error.overflow", &[("max", whole(i32::MAX))])
             }
             GrantError::EmptyKey => "grant_error.empty_key",
             GrantError::EmptyAccount => "grant_error.empty_account",
@@ -282,7 +286,7 @@ impl Texts {
 
     pub fn lab_error(&self, error: &LabError) -> String {
         let refused = |key: &str, max: u64, value: u64| {
-            self.say(key, &[("max", count(max)), ("value", count(value))])
+            self.say(key, &[("max", whole(max)), ("value", whole(value))])
         };
         let key = match error {
             LabError::Setting(setting) => {
@@ -337,7 +341,7 @@ impl Texts {
             LabError::SessionFull => {
                 return self.say(
                     "lab_error.session_full",
-                    &[("actions", count(MAX_ACTIONS)), ("sends", count(MAX_SENDS))],
+                    &[("actions", whole(MAX_ACTIONS)), ("sends", whole(MAX_SENDS))],
                 )
             }
             LabError::NothingToRetry => "lab_error.nothing_to_retry",
@@ -360,123 +364,6 @@ impl Texts {
 
     pub fn imported(&self, n: usize) -> String {
         self.say("imported", &[("n", count(n))])
-    }
-
-    /// The parser's own words (English), kept whole inside right-to-left prose.
-    fn parser_words(&self, words: &str) -> String {
-        if self.lang.info().rtl {
-            format!("\u{2068}{}\u{2069}", crate::lab::visible(words))
-        } else {
-            words.to_string()
-        }
-    }
-
-    /// What a session file's field gets wrong.
-    fn field_problem(&self, problem: &FieldProblem) -> String {
-        match problem {
-            FieldProblem::UnknownField(name) => self.say(
-                "session_error.problem.unknown_field",
-                &[("name", Arg::Id(name))],
-            ),
-            FieldProblem::UnknownName(name) => self.say(
-                "session_error.problem.unknown_name",
-                &[("name", Arg::Id(name))],
-            ),
-            FieldProblem::Missing(name) => {
-                self.say("session_error.problem.missing", &[("name", Arg::Id(name))])
-            }
-            FieldProblem::Wrong { found, expected } => {
-                let fits = match expected {
-                    Expected::Whole { min, max } => self.say(
-                        "session_error.problem.whole",
-                        &[("min", whole(*min)), ("max", whole(*max))],
-                    ),
-                    Expected::Text => self.word("session_error.problem.text").to_string(),
-                    Expected::YesNo => self.word("session_error.problem.yes_no").to_string(),
-                    // The parser's own words, kept whole.
-                    Expected::Other(words) => self.parser_words(words),
-                };
-                self.say(
-                    "session_error.problem.wrong",
-                    &[("found", Arg::Id(found)), ("fits", Arg::Text(fits))],
-                )
-            }
-            FieldProblem::Other(words) => self.parser_words(words),
-        }
-    }
-
-    pub fn session_error(&self, error: &SessionError) -> String {
-        let key = match error {
-            SessionError::BadField { path, problem } => {
-                let place = match crate::lab::field_place(path) {
-                    (Some(n), "") => self.say("session_error.place.action", &[("n", count(n))]),
-                    (Some(n), field) => self.say(
-                        "session_error.place.action_field",
-                        &[("n", count(n)), ("field", Arg::Id(field))],
-                    ),
-                    (None, "") => self.word("session_error.place.file").to_string(),
-                    (None, field) => {
-                        self.say("session_error.place.field", &[("field", Arg::Id(field))])
-                    }
-                };
-                let problem = Arg::Text(self.field_problem(problem));
-                return self.say(
-                    "session_error.bad_field",
-                    &[("place", Arg::Text(place)), ("problem", problem)],
-                );
-            }
-            SessionError::NoRoomForTime => {
-                return self.say(
-                    "session_error.no_room_for_time",
-                    &[("max", count(MAX_ACTIONS))],
-                )
-            }
-            SessionError::Replay(e) => {
-                let error = Arg::Text(self.lab_error(&e.error));
-                return self.say(
-                    "session_error.replay",
-                    &[("n", count(e.index + 1)), ("error", error)],
-                );
-            }
-            SessionError::TooLarge { bytes } => {
-                return self.say(
-                    "session_error.too_large",
-                    &[("bytes", count(*bytes)), ("max", count(MAX_SESSION_BYTES))],
-                )
-            }
-            SessionError::UnsupportedVersion(v) => {
-                return self.say(
-                    "session_error.unsupported_version",
-                    &[
-                        ("version", count(*v)),
-                        ("supported", count(crate::lab::SESSION_VERSION)),
-                    ],
-                )
-            }
-            SessionError::TooManyActions(n) => {
-                return self.say(
-                    "session_error.too_many_actions",
-                    &[("n", count(*n)), ("max", count(MAX_ACTIONS))],
-                )
-            }
-            SessionError::TooManySends(n) => {
-                return self.say(
-                    "session_error.too_many_sends",
-                    &[("n", count(*n)), ("max", count(MAX_SENDS))],
-                )
-            }
-            SessionError::TextTooLong { index } => {
-                return self.say(
-                    "session_error.text_too_long",
-                    &[("n", count(index + 1)), ("max", count(MAX_FIELD_CHARS))],
-                )
-            }
-            // The parser's own words ("EOF while parsing…") mean nothing to a learner.
-            SessionError::NotJson(_) => "session_error.not_json",
-            SessionError::BadLink => "session_error.bad_link",
-            SessionError::WrongFormat => "session_error.wrong_format",
-        };
-        self.word(key).to_string()
     }
 
     pub fn stress(&self, grants: u32, duplicate_percent: u8) -> String {
@@ -1145,13 +1032,5 @@ impl Texts {
                 }
             }
         }
-    }
-}
-
-/// A bound of a whole number: a count when it is one, else data.
-fn whole(n: i128) -> Arg<'static> {
-    match u64::try_from(n) {
-        Ok(n) => Arg::Count(n),
-        Err(_) => Arg::Amount(n.clamp(i64::MIN.into(), i64::MAX.into()) as i64),
     }
 }

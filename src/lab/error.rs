@@ -75,7 +75,7 @@ impl fmt::Display for LabError {
                 f,
                 "the clock moves forward by 1 ms to a year ({MAX_CLOCK_MOVE_MS} ms), not {ms} ms"
             ),
-            LabError::Account(e) => write!(f, "that account cannot be used: {e:?}"),
+            LabError::Account(e) => write!(f, "that account cannot be used: {e}"),
         }
     }
 }

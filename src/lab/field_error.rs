@@ -12,6 +12,8 @@ pub enum FieldError {
     NotANumber,
     /// Zero or less.
     NotPositive,
+    /// Below zero, where 0 is the least.
+    Negative,
     /// More than `i32::MAX`.
     TooLarge,
     /// Space at the start or end: it would look like the same text without it.
@@ -20,4 +22,21 @@ pub enum FieldError {
     DoubleSpace,
     /// A character that cannot be seen (a zero-width space, a direction control).
     Invisible,
+}
+
+/// In English, for logs and tests; the page says it in its language (`Texts::field_error`).
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FieldError::Empty => "it is empty",
+            FieldError::TooLong => "it is too long",
+            FieldError::NotANumber => "it is not a whole number",
+            FieldError::NotPositive => "it is not 1 or more",
+            FieldError::Negative => "it is not 0 or more",
+            FieldError::TooLarge => "it is too large",
+            FieldError::EdgeSpace => "it has a space at an end",
+            FieldError::DoubleSpace => "it has two spaces in a row",
+            FieldError::Invisible => "it has a character that cannot be seen",
+        })
+    }
 }

@@ -40,6 +40,17 @@ pub fn read_request(account: &str, key: &str, points: &str) -> Result<GrantPoint
 
 /// Reads a points field on its own.
 pub fn parse_points(text: &str) -> Result<i32, FieldError> {
+    match parse_integer(text)? {
+        n if n <= 0 => Err(FieldError::NotPositive),
+        n => i32::try_from(n).map_err(|_| FieldError::TooLarge),
+    }
+}
+
+/// Reads a whole number with its sign (`-5`, `−5`, `+5`) in any of the digits
+/// the points field takes: every numeric field reads its text here, so a
+/// negative number is a number out of range, never "not a number". A run of
+/// digits too long for the result is still just a number out of range.
+pub fn parse_integer(text: &str) -> Result<i128, FieldError> {
     let ascii: String = text.trim().chars().map(to_ascii_digit).collect();
     if ascii.is_empty() {
         return Err(FieldError::Empty);
@@ -51,16 +62,8 @@ pub fn parse_points(text: &str) -> Result<i32, FieldError> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(FieldError::NotANumber);
     }
-    if negative {
-        return Err(FieldError::NotPositive);
-    }
-    // Any run of digits too long for i64 is still just "too large".
-    let value: i64 = digits.parse().unwrap_or(i64::MAX);
-    match i32::try_from(value) {
-        Ok(0) => Err(FieldError::NotPositive),
-        Ok(v) => Ok(v),
-        Err(_) => Err(FieldError::TooLarge),
-    }
+    let size: i128 = digits.parse().unwrap_or(i128::MAX);
+    Ok(if negative { -size } else { size })
 }
 
 /// Reads a number of milliseconds (a setting): a whole number, 0 or more, in any
@@ -69,18 +72,13 @@ pub fn parse_millis(text: &str) -> Result<u64, FieldError> {
     parse_whole(text)
 }
 
-/// Reads a whole number, 0 or more (a setting, an answer), in any of the digits
-/// the points field takes.
+/// Reads a whole number, 0 or more (a setting, a seed), in any of the digits
+/// the points field takes. The caller checks the range.
 pub fn parse_whole(text: &str) -> Result<u64, FieldError> {
-    let ascii: String = text.trim().chars().map(to_ascii_digit).collect();
-    if ascii.is_empty() {
-        return Err(FieldError::Empty);
+    match parse_integer(text)? {
+        n if n < 0 => Err(FieldError::Negative),
+        n => Ok(u64::try_from(n).unwrap_or(u64::MAX)),
     }
-    if !ascii.chars().all(|c| c.is_ascii_digit()) {
-        return Err(FieldError::NotANumber);
-    }
-    // A run of digits too long for u64 is still just a number out of range.
-    Ok(ascii.parse().unwrap_or(u64::MAX))
 }
 
 /// What is wrong with an account or key, as the form and the lab both judge it.

@@ -10,6 +10,7 @@ mod field_error;
 mod fold;
 mod form;
 mod invariants;
+mod json_read;
 mod limits;
 mod read_action;
 mod receipt_row;
@@ -43,16 +44,18 @@ pub use crate::sim::{
 pub use field_error::FieldError;
 pub use fold::Line;
 pub use form::{
-    parse_millis, parse_points, parse_whole, read_request, FormErrors, MAX_FIELD_CHARS,
+    parse_integer, parse_millis, parse_points, parse_whole, read_request, FormErrors,
+    MAX_FIELD_CHARS,
 };
 pub use invariants::{Break, Invariant, Invariants};
+pub use json_read::{read_json, Expected, FieldProblem, Found, ReadError};
 pub use limits::{MAX_ACTIONS, MAX_CLOCK_MOVE_MS, MAX_SENDS, MAX_WAIT_MS};
 pub use recorded_lab::{History, Lab, ReplayError};
 pub use row_says::{AttemptSays, CallerSays, CrashLeft, KnownBy, RowSays, StoreSays};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
-    field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, Expected,
-    FieldProblem, SessionError, MAX_SESSION_BYTES,
+    field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError,
+    MAX_SESSION_BYTES,
 };
 pub use stage::{
     CallerMark, CallerState, Lane, LaneCount, ProcessState, Stage, StageCaller, StageDurable,

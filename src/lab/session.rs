@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::form::MAX_FIELD_CHARS;
+use super::json_read::{read_json, FieldProblem, ReadError};
 use super::limits::{MAX_ACTIONS, MAX_SENDS};
 use super::read_action::{Format1, Format2, Today};
 use super::recorded_lab::{History, Lab, ReplayError};
@@ -118,119 +119,6 @@ impl fmt::Display for SessionError {
 
 impl std::error::Error for SessionError {}
 
-/// What a field of a session file gets wrong, sorted from the parser's words so
-/// each language can say it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldProblem {
-    /// A field this place does not have.
-    UnknownField(String),
-    /// An action (or a choice's value) the lab does not know.
-    UnknownName(String),
-    /// A field this place needs.
-    Missing(String),
-    /// A value of the wrong kind or out of range: what was found, and what fits.
-    Wrong { found: String, expected: Expected },
-    /// Anything else, in the parser's words.
-    Other(String),
-}
-
-/// What a field may hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expected {
-    /// A whole number from `min` to `max`.
-    Whole {
-        min: i128,
-        max: i128,
-    },
-    Text,
-    YesNo,
-    /// The parser's words, for the rest.
-    Other(String),
-}
-
-impl fmt::Display for FieldProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FieldProblem::UnknownField(name) => write!(f, "there is no field {name} here"),
-            FieldProblem::UnknownName(name) => write!(f, "{name} is not a name the lab knows"),
-            FieldProblem::Missing(name) => write!(f, "the field {name} is missing"),
-            FieldProblem::Wrong { found, expected } => {
-                write!(f, "{found} does not fit: it must be {expected}")
-            }
-            FieldProblem::Other(words) => f.write_str(words),
-        }
-    }
-}
-
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expected::Whole { min, max } => write!(f, "a whole number from {min} to {max}"),
-            Expected::Text => f.write_str("text"),
-            Expected::YesNo => f.write_str("true or false"),
-            Expected::Other(words) => f.write_str(words),
-        }
-    }
-}
-
-impl FieldProblem {
-    /// Sorts serde's message ("invalid value: integer `-5`, expected u64 at line 1
-    /// column 9") into a problem.
-    fn from_serde(message: &str) -> FieldProblem {
-        // serde_json adds where it was; the path says that better.
-        let message = message
-            .rsplit_once(" at line ")
-            .map_or(message, |(head, _)| head);
-        let quoted = |rest: &str| {
-            rest.split('`')
-                .nth(1)
-                .map(str::to_owned)
-                .unwrap_or_else(|| rest.to_owned())
-        };
-        if let Some(rest) = message.strip_prefix("unknown field ") {
-            return FieldProblem::UnknownField(quoted(rest));
-        }
-        if let Some(rest) = message.strip_prefix("unknown variant ") {
-            return FieldProblem::UnknownName(quoted(rest));
-        }
-        if let Some(rest) = message.strip_prefix("missing field ") {
-            return FieldProblem::Missing(quoted(rest));
-        }
-        let wrong = message
-            .strip_prefix("invalid type: ")
-            .or_else(|| message.strip_prefix("invalid value: "));
-        if let Some((found, expected)) = wrong.and_then(|w| w.rsplit_once(", expected ")) {
-            // "integer `-5`" and "string \"2\"" read best as the value itself.
-            let found = found
-                .split_once(' ')
-                .map_or(found, |(_, value)| value)
-                .trim_matches('`')
-                .to_owned();
-            return FieldProblem::Wrong {
-                found,
-                expected: Expected::from_serde(expected),
-            };
-        }
-        FieldProblem::Other(message.to_owned())
-    }
-}
-
-impl Expected {
-    fn from_serde(words: &str) -> Expected {
-        let whole = |min: i128, max: i128| Expected::Whole { min, max };
-        match words {
-            "u8" => whole(0, u8::MAX.into()),
-            "u32" => whole(0, u32::MAX.into()),
-            "u64" => whole(0, u64::MAX.into()),
-            "i32" => whole(i32::MIN.into(), i32::MAX.into()),
-            "i64" => whole(i64::MIN.into(), i64::MAX.into()),
-            "a string" => Expected::Text,
-            "a boolean" => Expected::YesNo,
-            other => Expected::Other(other.to_owned()),
-        }
-    }
-}
-
 /// Splits a field's path into the action it is in (numbered from 1) and the
 /// path inside it: `actions[3].grant.points` is (Some(4), "grant.points").
 pub fn field_place(path: &str) -> (Option<usize>, &str) {
@@ -245,26 +133,15 @@ pub fn field_place(path: &str) -> (Option<usize>, &str) {
     }
 }
 
-/// Reads `text` as a `T`, telling JSON that cannot be read apart from JSON with a
-/// field that breaks the rules (and where).
+/// Reads `text` as a `T` by the lab's one JSON reader.
 fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, SessionError> {
-    let mut reader = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut reader).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        match inner.classify() {
-            serde_json::error::Category::Data => SessionError::BadField {
-                path,
-                problem: FieldProblem::from_serde(&inner.to_string()),
-            },
-            _ => SessionError::NotJson(inner.to_string()),
-        }
-    })?;
-    // Anything after the session's object is not part of a session file.
-    reader
-        .end()
-        .map_err(|e| SessionError::NotJson(e.to_string()))?;
-    Ok(value)
+    read_json(text).map_err(|error| match error {
+        ReadError::NotJson(words) => SessionError::NotJson(words),
+        ReadError::BadField { path, problem } => SessionError::BadField {
+            path,
+            problem: *problem,
+        },
+    })
 }
 
 fn session_file(history: &History) -> SessionFile<Action> {

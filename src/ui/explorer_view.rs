@@ -12,7 +12,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::lab::explore::{Promise, Verdict, DEFAULT_HISTORIES, DEFAULT_MAX_STEPS};
-use crate::lab::{parse_whole, to_link_token, FieldError};
+use crate::lab::{parse_integer, parse_whole, to_link_token, FieldError};
 
 use super::controller::{Controller, Replacement};
 use super::explorer_engine::{in_slices, EngineSlot, ExplorerShared, Runs, Searching, Shown};
@@ -86,16 +86,17 @@ impl Status {
 enum InputError {
     Seed(FieldError),
     Histories(FieldError),
-    HistoriesRange(u64),
+    /// Out of range as typed, a negative number too.
+    HistoriesRange(i128),
 }
 
 fn read_inputs(seed: &str, histories: &str) -> Result<(u64, u64), InputError> {
     let seed = parse_whole(seed).map_err(InputError::Seed)?;
-    let histories = parse_whole(histories).map_err(InputError::Histories)?;
-    if !(1..=MAX_HISTORIES).contains(&histories) {
-        return Err(InputError::HistoriesRange(histories));
+    let typed = parse_integer(histories).map_err(InputError::Histories)?;
+    match u64::try_from(typed) {
+        Ok(histories) if (1..=MAX_HISTORIES).contains(&histories) => Ok((seed, histories)),
+        _ => Err(InputError::HistoriesRange(typed)),
     }
-    Ok((seed, histories))
 }
 
 #[component]

@@ -25,7 +25,7 @@ super::deferred::part! {
     /// chunk of a split build, so the first load carries no scenario reader.
     panels: fn read_kept(kept: Option<String>, token: Option<String>) -> Arrived {
         let (shelf, unread) = kept.map(|json| Shelf::from_kept(&json)).unwrap_or_default();
-        let link = token.map(|token| from_link(&token).map_err(|e| e.to_string()));
+        let link = token.map(|token| from_link(&token));
         Arrived { shelf, unread, link }
     }
 }
@@ -36,7 +36,7 @@ struct Arrived {
     shelf: Shelf,
     /// Kept scenarios this lab can no longer read.
     unread: usize,
-    link: Option<Result<TeacherScenario, String>>,
+    link: Option<Result<TeacherScenario, LinkError>>,
 }
 
 /// One text field per language of the lab, in `Lang::ALL`'s order.
@@ -170,7 +170,7 @@ impl Teacher {
     }
 
     /// What a link held: kept and played, or refused with why.
-    fn opened(self, link: Option<Result<TeacherScenario, String>>) {
+    fn opened(self, link: Option<Result<TeacherScenario, LinkError>>) {
         match link {
             None => {}
             Some(Ok(scenario)) => {
@@ -178,12 +178,19 @@ impl Teacher {
                 page_env::forget_link();
                 self.keep_and_play(vec![scenario]);
             }
-            Some(Err(reason)) => self.announce(self.texts().refused(&reason), true),
+            Some(Err(error)) => {
+                let reason = self.page_texts().link_error(&error);
+                self.announce(self.texts().refused(&reason), true)
+            }
         }
     }
 
     fn texts(self) -> &'static crate::i18n::TeacherTexts {
-        &self.ctl.lang.get_untracked().texts().teacher
+        &self.page_texts().teacher
+    }
+
+    fn page_texts(self) -> &'static crate::i18n::Texts {
+        self.ctl.lang.get_untracked().texts()
     }
 
     fn say(self, text: String, error: bool) {
@@ -204,7 +211,10 @@ impl Teacher {
     pub fn open_file(self, text: &str) {
         match read_scenarios(text) {
             Ok(scenarios) => self.keep_and_play(scenarios),
-            Err(error) => self.say(self.texts().refused(&error.to_string()), true),
+            Err(error) => {
+                let reason = self.page_texts().shelf_error(&error);
+                self.say(self.texts().refused(&reason), true)
+            }
         }
     }
 
@@ -214,7 +224,8 @@ impl Teacher {
             bytes,
             limit: MAX_SHELF * MAX_TEACHER_BYTES,
         };
-        self.say(self.texts().refused(&error.to_string()), true);
+        let reason = self.page_texts().teacher_error(&error);
+        self.say(self.texts().refused(&reason), true);
     }
 
     /// Keeps every scenario (or none, when the list has no room for them
@@ -228,7 +239,8 @@ impl Teacher {
                     first.get_or_insert(at);
                 }
                 Err(error) => {
-                    self.announce(self.texts().refused(&error.to_string()), true);
+                    let reason = self.page_texts().shelf_error(&error);
+                    self.announce(self.texts().refused(&reason), true);
                     return;
                 }
             }
@@ -239,7 +251,7 @@ impl Teacher {
         };
         self.shared.set(first);
         let lang = self.ctl.lang.get_untracked();
-        self.announce(self.texts().opened(scenario.title(lang)), false);
+        self.announce(self.texts().opened(&scenario.shown_title(lang)), false);
         self.walk.play_teacher(scenario);
     }
 
@@ -380,7 +392,10 @@ impl Teacher {
                 self.shared.set(Some(at));
                 self.say(self.texts().saved.to_string(), false);
             }
-            Err(error) => self.refuse_at_end(self.texts().refused(&error.to_string())),
+            Err(error) => {
+                let reason = self.page_texts().shelf_error(&error);
+                self.refuse_at_end(self.texts().refused(&reason))
+            }
         }
     }
 

@@ -400,7 +400,7 @@ fn Shelf(ctl: Controller, teacher: Teacher) -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(at, scenario)| {
-                    let title = scenario.title(lang).to_string();
+                    let title = scenario.shown_title(lang);
                     let (title_lang, _) = scenario.words(lang);
                     let languages = scenario
                         .languages()

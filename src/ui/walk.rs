@@ -28,7 +28,9 @@ use crate::host_message::LabEvent;
 super::deferred::part! {
     /// Reads the walkthrough's files: in the walkthrough's chunk of a split build.
     walkthrough: fn parse_content(scripts: Rc<String>, text: Rc<String>, lang: &'static str) -> Result<Content, String> {
-        Content::parse(&scripts, &text, lang).map_err(|e| e.to_string())
+        // Said in the language the files were fetched for: the page's.
+        let texts = Lang::from_tag(lang).unwrap_or(Lang::En).texts();
+        Content::parse(&scripts, &text, lang).map_err(|e| texts.content_error(&e))
     }
 }
 
@@ -476,7 +478,7 @@ impl Walk {
         let (step, lab) = match play_to(on.script(), step) {
             Ok(played) => played,
             Err(error) => {
-                self.fail(error.to_string());
+                self.fail_content(&error);
                 return;
             }
         };
@@ -587,6 +589,11 @@ impl Walk {
             .is_none_or(|on| on.script().steps.get(step).is_none_or(|s| s.shows(panel)))
     }
 
+    /// The scenario on show cannot be played or told: why, in the page's words.
+    fn fail_content(self, error: &crate::walkthrough::ContentError) {
+        self.fail(self.ctl.lang.get_untracked().texts().content_error(error));
+    }
+
     pub(super) fn fail(self, message: String) {
         self.playing.set(false);
         self.ctl
@@ -616,7 +623,7 @@ impl Walk {
             let target = match play_to(on.script(), step + 1) {
                 Ok((_, lab)) => lab,
                 Err(error) => {
-                    self.fail(error.to_string());
+                    self.fail_content(&error);
                     return false;
                 }
             };
@@ -831,7 +838,7 @@ impl Walk {
                     page_env::print_handout();
                 });
             }
-            Err(error) => self.fail(error.to_string()),
+            Err(error) => self.fail_content(&error),
         }
     }
 

@@ -25,7 +25,7 @@ pub fn SectionsOverview(walk: Walk) -> impl IntoView {
                 .scenarios
                 .iter()
                 .map(|s| {
-                    let title = content.text.scenarios[&s.id].title.clone();
+                    let title = content.text.scenarios[&s.id].shown_title();
                     (
                         s.id.clone(),
                         title,

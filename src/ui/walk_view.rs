@@ -101,7 +101,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     let title = move || {
         let content = content()?;
         let (_, text) = content.scenario(walk.scenario.get())?;
-        Some(text.title.clone())
+        Some(text.shown_title())
     };
     // The full lab at the next section (at this step after the last one).
     let continue_href = move || {
@@ -158,7 +158,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
                 texts.explorer.history_title,
                 texts.promise(found.promise)
             ),
-            Visitor::Teacher(teacher) => texts.teacher.player_title(teacher.title(lang())),
+            Visitor::Teacher(teacher) => texts.teacher.player_title(&teacher.shown_title(lang())),
         })
     };
     let found = move || walk.guest.with(|g| matches!(g, Some(Visitor::Found(_))));
@@ -213,7 +213,7 @@ fn WalkBody(walk: Walk) -> impl IntoView {
     let section_label = move |i: usize, progress: &Progress| -> Option<String> {
         let content = content()?;
         let script = content.scripts.scenarios.get(i)?;
-        let title = &content.text.scenarios[&script.id].title;
+        let title = content.text.scenarios[&script.id].shown_title();
         let mark = match progress.standing(&content.scripts, &script.id) {
             Standing::Done => format!(" ✓ {}", t().done),
             Standing::Walked { .. } => format!(" — {}", t().walked),

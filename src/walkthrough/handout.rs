@@ -116,7 +116,7 @@ pub fn handout_of(
     }
     Ok(Handout {
         id: script.id.clone(),
-        title: text.title.clone(),
+        title: text.shown_title(),
         steps,
         challenge: text.challenge.clone(),
         hint: text.hint.clone(),

@@ -33,7 +33,7 @@ pub use recording::{choices_of, offered, QuestionDraft, RecordError, Recording, 
 pub use script::{Answer, Check, Compare, Excerpt, Panel, Question, Scenario, Scripts, Step, Than};
 pub use shelf::{read_scenarios, Shelf, ShelfError, MAX_SHELF, SHELF_FORMAT};
 pub use teacher::{
-    TeacherError, TeacherFile, TeacherScenario, MAX_PIECE_CHARS, MAX_TEACHER_BYTES,
+    Piece, TeacherError, TeacherFile, TeacherScenario, MAX_PIECE_CHARS, MAX_TEACHER_BYTES,
     MAX_TEACHER_STEPS, TEACHER_FORMAT, TEACHER_ID, TEACHER_VERSION,
 };
 pub use teacher_link::{from_link, to_link, LinkError, MAX_LINK_CHARS, TEACH_FRAGMENT};

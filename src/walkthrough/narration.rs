@@ -32,6 +32,15 @@ pub struct ScenarioText {
     pub challenge_met: String,
 }
 
+impl ScenarioText {
+    /// The title as the page shows it: by the lab's one rule for text it did
+    /// not write (`lab::visible`), so a character that cannot be seen, or one
+    /// that turns the text around, is shown as its code (`⟨U+202E⟩`).
+    pub fn shown_title(&self) -> String {
+        crate::lab::visible(&self.title).into_owned()
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepText {

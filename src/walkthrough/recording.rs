@@ -16,7 +16,7 @@ use super::teacher::{
 };
 use super::tour::play_to;
 use crate::i18n::Lang;
-use crate::lab::{Action, Invariant, Lab};
+use crate::lab::{Action, FieldError, Invariant, Lab};
 
 /// The words of one step as the teacher wrote them, by language (a blank
 /// piece is no piece).
@@ -70,6 +70,13 @@ pub enum RecordError {
     NoSteps,
     /// The last step asks a question: one more step reveals its answer.
     QuestionLast,
+    /// A title typed with what the lab's look-alike rule refuses in a key (a
+    /// character that cannot be seen, two spaces in a row): refused where it
+    /// is typed, as the key is; a file's title is shown by its codes instead.
+    Title {
+        lang: Lang,
+        error: FieldError,
+    },
     /// The scenario as a whole is refused as a file would be.
     Scenario(TeacherError),
 }
@@ -78,6 +85,7 @@ impl std::fmt::Display for RecordError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RecordError::NoNarration => write!(f, "the step has no narration"),
+            RecordError::Title { lang, error } => write!(f, "the {} title: {error}", lang.tag()),
             RecordError::Languages { expected } => {
                 let tags: Vec<_> = expected.iter().map(|l| l.tag()).collect();
                 write!(f, "every step is written in {}", tags.join(" and "))
@@ -341,6 +349,11 @@ impl Recording {
     ) -> Result<TeacherScenario, RecordError> {
         if self.steps.is_empty() {
             return Err(RecordError::NoSteps);
+        }
+        for (lang, typed) in title {
+            if let Some(error) = crate::lab::look_alike_problem(typed.trim()) {
+                return Err(RecordError::Title { lang: *lang, error });
+            }
         }
         let languages = self
             .languages()

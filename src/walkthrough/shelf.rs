@@ -118,9 +118,8 @@ pub fn read_scenarios(text: &str) -> Result<Vec<TeacherScenario>, ShelfError> {
             .map(|s| vec![s])
             .map_err(|e| ShelfError::Scenario(None, e));
     }
-    let reader = &mut serde_json::Deserializer::from_str(text);
-    let file: ShelfFile = serde_path_to_error::deserialize(reader)
-        .map_err(|e| ShelfError::Scenario(None, TeacherError::Parse(e.to_string())))?;
+    let file: ShelfFile = crate::lab::read_json(text)
+        .map_err(|e| ShelfError::Scenario(None, TeacherError::Parse(e)))?;
     if file.scenarios.len() > MAX_SHELF {
         return Err(ShelfError::Full);
     }

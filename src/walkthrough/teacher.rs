@@ -15,6 +15,7 @@ use super::narration::{LanguageFile, ScenarioText};
 use super::script::{Scenario, Scripts};
 use super::tour::{check_script, check_text, ContentError, Rules};
 use crate::i18n::Lang;
+use crate::lab::{read_json, ReadError};
 
 /// What a teacher's file says it is.
 pub const TEACHER_FORMAT: &str = "idempotency-lab-scenario";
@@ -55,7 +56,7 @@ pub enum TeacherError {
         limit: usize,
     },
     /// Not JSON of the file's shape: where, and what is wrong.
-    Parse(String),
+    Parse(ReadError),
     /// Not a teacher's scenario at all.
     Format(String),
     /// Written by a lab newer (or older) than this one.
@@ -72,11 +73,11 @@ pub enum TeacherError {
     Code,
     /// A piece of text is longer than any narration needs.
     TooLong {
-        piece: String,
+        piece: Piece,
         chars: usize,
     },
     /// Markup in a piece of text: text is shown as text, never as a page.
-    Markup(String),
+    Markup(Piece),
     /// Whatever the course's files are held to (facts, steps, actions the lab
     /// refuses, narration that cannot be told), in that language.
     Content(Option<Lang>, ContentError),
@@ -91,7 +92,7 @@ impl std::fmt::Display for TeacherError {
                 bytes.div_ceil(1024),
                 limit / 1024
             ),
-            TeacherError::Parse(message) => write!(f, "not a scenario file: {message}"),
+            TeacherError::Parse(error) => write!(f, "not a scenario file: {error:?}"),
             TeacherError::Format(found) => {
                 write!(f, "the file says it is `{found}`, not `{TEACHER_FORMAT}`")
             }
@@ -135,9 +136,7 @@ impl TeacherScenario {
                 limit: MAX_TEACHER_BYTES,
             });
         }
-        let reader = &mut serde_json::Deserializer::from_str(text);
-        let file: TeacherFile = serde_path_to_error::deserialize(reader)
-            .map_err(|e| TeacherError::Parse(e.to_string()))?;
+        let file: TeacherFile = read_json(text).map_err(TeacherError::Parse)?;
         TeacherScenario::check(file)
     }
 
@@ -212,9 +211,14 @@ impl TeacherScenario {
         (shown, text)
     }
 
-    /// The title, in `lang` when it has one.
+    /// The title, in `lang` when it has one, as written.
     pub fn title(&self, lang: Lang) -> &str {
         &self.words(lang).1.title
+    }
+
+    /// The same, as the page shows it (see [`ScenarioText::shown_title`]).
+    pub fn shown_title(&self, lang: Lang) -> String {
+        self.words(lang).1.shown_title()
     }
 
     pub fn file(&self) -> &TeacherFile {
@@ -227,32 +231,58 @@ impl TeacherScenario {
     }
 }
 
+/// A piece of a teacher's words, named by its language, its step (from 1)
+/// when it is a step's, and its field in the file (`narration`, `choices.yes`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub lang: Lang,
+    pub step: Option<usize>,
+    pub field: String,
+}
+
+impl std::fmt::Display for Piece {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.step {
+            Some(n) => write!(f, "{}: step {n}'s {}", self.lang.tag(), self.field),
+            None => write!(f, "{}: the {}", self.lang.tag(), self.field),
+        }
+    }
+}
+
 /// Refuses text that is too long or holds markup, naming the piece.
 fn plain(lang: Lang, text: &ScenarioText) -> Result<(), TeacherError> {
-    let mut pieces: Vec<(String, &str)> = vec![
-        ("the title".into(), &text.title),
-        ("the challenge".into(), &text.challenge),
-        ("the challenge's hint".into(), &text.hint),
-        ("the challenge's \"met\"".into(), &text.challenge_met),
+    let whole = |field: &str| Piece {
+        lang,
+        step: None,
+        field: field.into(),
+    };
+    let mut pieces: Vec<(Piece, &str)> = vec![
+        (whole("title"), &text.title),
+        (whole("challenge"), &text.challenge),
+        (whole("hint"), &text.hint),
+        (whole("challenge_met"), &text.challenge_met),
     ];
     for (n, step) in text.steps.iter().enumerate() {
-        let at = |piece: &str| format!("step {}'s {piece}", n + 1);
-        pieces.push((at("narration"), &step.narration));
-        for (piece, value) in [
+        let at = |field: String| Piece {
+            lang,
+            step: Some(n + 1),
+            field,
+        };
+        pieces.push((at("narration".into()), &step.narration));
+        for (field, value) in [
             ("question", &step.question),
-            ("explanation", &step.explain),
+            ("explain", &step.explain),
             ("hint", &step.hint),
         ] {
             if let Some(value) = value {
-                pieces.push((at(piece), value));
+                pieces.push((at(field.into()), value));
             }
         }
         for (code, label) in &step.choices {
-            pieces.push((at(&format!("choice `{code}`")), label));
+            pieces.push((at(format!("choices.{code}")), label));
         }
     }
     for (piece, value) in pieces {
-        let piece = format!("{}: {piece}", lang.tag());
         let chars = value.chars().count();
         if chars > MAX_PIECE_CHARS {
             return Err(TeacherError::TooLong { piece, chars });

@@ -5,7 +5,7 @@ use super::fact::{Fact, FactError, Value};
 use super::marks::parse_mark;
 use super::narration::{placeholders, LanguageFile, ScenarioText, TemplateError};
 use super::script::{Answer, Check, Compare, Question, Scenario, Scripts, Step, Than};
-use crate::lab::{parse_whole, FieldError, Lab, LabError, LabState};
+use crate::lab::{parse_integer, read_json, FieldError, Lab, LabError, LabState};
 use crate::sim::AttemptId;
 
 /// The scripts and one language's words, checked to fit each other.
@@ -21,7 +21,7 @@ pub enum ContentError {
     /// A file is not valid JSON of the expected shape.
     Parse {
         file: String,
-        message: String,
+        error: crate::lab::ReadError,
     },
     /// Scenario ids must be `s1`, `s2`, … in order.
     ScenarioId {
@@ -116,7 +116,7 @@ pub enum ContentError {
 impl std::fmt::Display for ContentError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ContentError::Parse { file, message } => write!(f, "{file}: {message}"),
+            ContentError::Parse { file, error } => write!(f, "{file}: {error:?}"),
             ContentError::ScenarioId { found, expected } => {
                 write!(f, "scenario `{found}` where `{expected}` belongs")
             }
@@ -187,7 +187,7 @@ impl std::fmt::Display for ContentError {
                 error,
             } => write!(
                 f,
-                "{scenario} step {step}: the lab refused an action ({error:?})"
+                "{scenario} step {step}: the lab refused an action: {error}"
             ),
             ContentError::Template {
                 scenario,
@@ -201,14 +201,13 @@ impl std::fmt::Display for ContentError {
 impl Content {
     /// Reads and checks the scripts and the `language` file.
     pub fn parse(scripts: &str, text: &str, language: &str) -> Result<Content, ContentError> {
-        let parse_error = |file: &str, e: serde_json::Error| ContentError::Parse {
+        let parse_error = |file: &str, error| ContentError::Parse {
             file: file.to_string(),
-            message: e.to_string(),
+            error,
         };
-        let scripts: Scripts =
-            serde_json::from_str(scripts).map_err(|e| parse_error("scenarios.json", e))?;
+        let scripts: Scripts = read_json(scripts).map_err(|e| parse_error("scenarios.json", e))?;
         let text: LanguageFile =
-            serde_json::from_str(text).map_err(|e| parse_error(&format!("{language}.json"), e))?;
+            read_json(text).map_err(|e| parse_error(&format!("{language}.json"), e))?;
         if text.language != language {
             return Err(ContentError::Language {
                 found: text.language,
@@ -641,8 +640,8 @@ fn holds(check: &Check, state: &LabState) -> Result<bool, FactError> {
 pub fn judge(expected: &Value, given: &str) -> Result<bool, FieldError> {
     match expected {
         Value::Number(n) => {
-            let typed = parse_whole(given)?;
-            Ok(i64::try_from(typed).is_ok_and(|typed| typed == *n))
+            let typed = parse_integer(given)?;
+            Ok(typed == i128::from(*n))
         }
         Value::Code(code) => Ok(code == given),
     }
