@@ -6,7 +6,6 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use crate::lab::AttemptId;
 
@@ -118,7 +117,7 @@ pub fn follow_newest_row(ctl: Controller) {
                 .then(|| document().query_selector("[data-testid=newest-result]"))
                 .and_then(|found| found.ok().flatten())
             {
-                page_env::reveal_least(line.unchecked_ref(), 0.0, true);
+                page_env::reveal_least(&line, 0.0, true);
             }
             // Clear of the timeline's sticky header, when it has one.
             let header = document()
@@ -126,7 +125,7 @@ pub fn follow_newest_row(ctl: Controller) {
                 .ok()
                 .flatten()
                 .map_or(0.0, |h| h.get_bounding_client_rect().height());
-            page_env::reveal_least(row.unchecked_ref(), header, false);
+            page_env::reveal_least(&row, header, false);
         }
     });
 }

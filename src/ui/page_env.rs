@@ -620,52 +620,66 @@ pub fn media_matches(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Scrolls every box around `el` the least that shows it whole, or its top
-/// when it is taller than the room; `inset` is what covers its box's top (a
-/// sticky header), kept clear. Unless `page_too`, an element only the page
-/// itself scrolls to is left where it is (on a phone, screens away).
-pub fn reveal_least(el: &web_sys::HtmlElement, inset: f64, page_too: bool) {
-    let scroller = scrolling_box(el);
-    if !page_too && scroller.is_none() {
-        return;
-    }
-    let _ = el
-        .style()
-        .set_property("scroll-margin-top", &format!("{inset}px"));
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-    el.scroll_into_view_with_scroll_into_view_options(&options);
-    // Taller than the room: its top, where every cell starts, comes first.
-    let (top, bottom) = scroller.map_or((0.0, viewport_height()), |b| {
-        let r = b.get_bounding_client_rect();
-        (r.top(), r.bottom().min(viewport_height()))
-    });
+/// Scrolls the boxes around `el` that a person can scroll, innermost first,
+/// each the least that shows it whole, or its top when it is taller than the
+/// room; `inset` is what covers the innermost box's top (a sticky header).
+/// A box whose overflow is hidden is never moved (a person could not move it
+/// back). Unless `page_too`, the page itself is left where it is (on a phone
+/// the row is screens away).
+pub fn reveal_least(el: &web_sys::Element, inset: f64, page_too: bool) {
     let r = el.get_bounding_client_rect();
-    if r.top() < top + inset - 1.0 || r.bottom() > bottom + 1.0 {
-        options.set_block(web_sys::ScrollLogicalPosition::Start);
-        el.scroll_into_view_with_scroll_into_view_options(&options);
-    }
-}
-
-/// The nearest ancestor of `el` that scrolls vertically by itself, if any.
-fn scrolling_box(el: &web_sys::Element) -> Option<web_sys::Element> {
+    let (mut top, mut bottom) = (r.top(), r.bottom());
+    let mut inset = inset;
     let mut at = el.parent_element();
     while let Some(node) = at {
-        let overflow = window()
-            .get_computed_style(&node)
-            .ok()
-            .flatten()
-            .and_then(|s| s.get_property_value("overflow-y").ok())
-            .unwrap_or_default();
-        // (`overflow-x: auto` alone makes `overflow-y` auto too: it must overflow.)
-        if (overflow == "auto" || overflow == "scroll")
-            && node.scroll_height() > node.client_height() + 1
-        {
-            return Some(node);
+        if scrolls(&node) {
+            let b = node.get_bounding_client_rect();
+            let by = least_move(top, bottom, b.top() + inset, b.bottom());
+            if by != 0.0 {
+                node.scroll_by_with_x_and_y(0.0, by);
+            }
+            // What the next box out must show: this box's part of it.
+            top = (top - by).max(b.top());
+            bottom = (bottom - by).min(b.bottom());
+            inset = 0.0;
         }
         at = node.parent_element();
     }
-    None
+    let page = document().document_element();
+    let page_scrolls = page.is_some_and(|p| f64::from(p.scroll_height()) > viewport_height() + 1.0);
+    if page_too && page_scrolls {
+        let by = least_move(top, bottom, inset, viewport_height());
+        if by != 0.0 {
+            window().scroll_by_with_x_and_y(0.0, by);
+        }
+    }
+}
+
+/// How far to scroll so `top..bottom` shows inside `from..to`: the least, or
+/// its top first when it does not fit.
+fn least_move(top: f64, bottom: f64, from: f64, to: f64) -> f64 {
+    const MARGIN: f64 = 4.0;
+    if top < from {
+        top - from - MARGIN
+    } else if bottom > to {
+        (bottom - to + MARGIN).min(top - from)
+    } else {
+        0.0
+    }
+}
+
+/// Whether a person can scroll `node` up and down, and it has more to show.
+fn scrolls(node: &web_sys::Element) -> bool {
+    if node.scroll_height() <= node.client_height() + 1 {
+        return false;
+    }
+    let overflow = window()
+        .get_computed_style(node)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("overflow-y").ok())
+        .unwrap_or_default();
+    overflow == "auto" || overflow == "scroll"
 }
 
 /// The window's height in CSS pixels.
