@@ -239,6 +239,16 @@ test('the safety table: every combination and promise, the recommendations keep 
     assert.ok(keepers.includes('one-transaction 1 wait after-work ledger outbox'));
     assert.ok(held.every((cell) => cell.promise !== 'own-account' || cell.holds === 'true'), 'nobody is served another\'s account');
     assert.match(await page.getByTestId('safety-said').textContent(), /^Done: 192,000 histories in [\d.]+ s\. 12 of 192 rows keep every promise\.$/);
+    // At a glance: the rows that keep every promise first and marked, a legend,
+    // and every verdict column in the dialog's width at 1366 px.
+    const keepsInOrder = await page.$$eval('[data-testid="safety-row"]', (rows) => rows.map((r) => r.dataset.keeps === 'true'));
+    assert.deepEqual(keepsInOrder.slice(0, 13), [...Array(12).fill(true), false]);
+    assert.equal(await page.getByTestId('safety-keeps').count(), 12);
+    assert.match(await page.getByTestId('safety-legend').textContent(), /✓ 1,000: no history of 1,000 broke the promise/);
+    assert.match(await page.locator('[data-testid="safety-cell"]').first().textContent(), /^✓ 1,000/);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const scroll = await page.locator('.safety-scroll').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(scroll[0] <= scroll[1], `no sideways scrolling at 1366 px (${scroll})`);
 
     // A broken cell: the dialog closes and the explorer shows its history.
     const broken = page.locator('[data-testid="safety-cell"][data-store="balance-first"][data-promise="granted-has-receipt"][data-holds="false"] button').first();

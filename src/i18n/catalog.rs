@@ -359,7 +359,7 @@ impl Catalog {
     }
 
     /// 10,000: thousands grouped, in this language's digits and separator.
-    fn grouped(&self, n: i128) -> String {
+    pub fn grouped(&self, n: i128) -> String {
         let digits = n.unsigned_abs().to_string();
         let mut out = String::with_capacity(digits.len() * 2);
         if n < 0 {

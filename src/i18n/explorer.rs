@@ -15,7 +15,8 @@ words!(
     ExplorerWords, "explorer." {
     title, intro, start, cancel, seed_label, histories_label, progress_label, history_title,
     try_it, link, link_hint, opened, end, replay, safety_title, safety_start,
-    safety_recommended, safety_open, close,
+    safety_recommended, safety_open, close, col_store, col_processes, col_in_flight, col_ack,
+    col_ledger, col_email, safety_keeps_all, safety_legend,
 });
 
 pub struct ExplorerTexts {

@@ -111,6 +111,11 @@ impl Texts {
         self.catalog.number(n)
     }
 
+    /// A count with its thousands grouped, in this language's digits (10,000).
+    pub fn grouped(&self, n: u64) -> String {
+        self.catalog.grouped(n.into())
+    }
+
     fn say(&self, key: &str, args: &[(&str, Arg)]) -> String {
         self.catalog.say(key, args)
     }

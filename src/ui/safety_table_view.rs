@@ -121,6 +121,8 @@ pub fn SafetyTableView(ctl: Controller, shared: ExplorerShared) -> impl IntoView
                 let ms = (page_env::now_ms() - started).max(0.0) as u64;
                 let histories = table.histories();
                 status.set(if done == table.rows() {
+                    // Those that keep every promise come first.
+                    rows.update(|rows| rows.sort_by_key(|row| !keeps_all(row)));
                     let keeps = rows
                         .with_untracked(|rows| rows.iter().filter(|row| keeps_all(row)).count());
                     Status::Done {
@@ -202,19 +204,34 @@ pub fn SafetyTableView(ctl: Controller, shared: ExplorerShared) -> impl IntoView
         }
     };
 
+    // Short headings, so every verdict fits the dialog's width; the whole
+    // name stays for a screen reader and a pointer.
     let head = move || {
         let t = texts();
-        let mut cols: Vec<String> = vec![
-            t.store_kind_label.into(),
-            t.processes_label.into(),
-            t.in_flight_label.into(),
-            t.acknowledge_label.into(),
-            t.ledger_label.into(),
-            t.email_via_label.into(),
+        let mut cols: Vec<(&'static str, String)> = vec![
+            (t.explorer.col_store, t.store_kind_label.into()),
+            (t.explorer.col_processes, t.processes_label.into()),
+            (t.explorer.col_in_flight, t.in_flight_label.into()),
+            (t.explorer.col_ack, t.acknowledge_label.into()),
+            (t.explorer.col_ledger, t.ledger_label.into()),
+            (t.explorer.col_email, t.email_via_label.into()),
         ];
-        cols.extend(Promise::ALL.iter().map(|p| t.explorer.short(*p).to_owned()));
+        cols.extend(Promise::ALL.iter().map(|p| {
+            (
+                t.explorer.short(*p),
+                t.explorer.promise(*p, |i| t.invariant(i)).to_owned(),
+            )
+        }));
         cols.into_iter()
-            .map(|col| view! { <th scope="col">{col}</th> })
+            .map(|(short, whole)| {
+                let title = whole.clone();
+                view! {
+                    <th scope="col" title=title>
+                        <span aria-hidden="true">{short}</span>
+                        <span class="visually-hidden">{whole}</span>
+                    </th>
+                }
+            })
             .collect_view()
     };
 
@@ -283,13 +300,14 @@ pub fn SafetyTableView(ctl: Controller, shared: ExplorerShared) -> impl IntoView
                         <thead><tr>{head}</tr></thead>
                         <tbody>
                             <For
-                                each=move || rows.get().into_iter().enumerate()
-                                key=|(n, _)| *n
-                                children=move |(_, row)| table_row(ctl, row, show)
+                                each=move || rows.get()
+                                key=|row| row.combination
+                                children=move |row| table_row(ctl, row, show)
                             />
                         </tbody>
                     </table>
                 </div>
+                <p class="hint safety-legend" data-testid="safety-legend">{move || texts().explorer.safety_legend}</p>
             </Show>
             <div class="controls-row">
                 <button data-testid="safety-close" on:click=move |_| close()>{move || texts().explorer.close}</button>
@@ -350,15 +368,19 @@ fn table_row(
                     data-histories=histories.to_string()
                     data-holds=holds.to_string()
                 >
+                    // A mark and a number in sight; the sentence for a screen reader.
                     {match steps {
                         None => view! {
-                            <span aria-hidden="true">"✓ "</span>
-                            <span>{move || texts().explorer.safety_held(histories)}</span>
+                            <span aria-hidden="true">"✓ " {move || texts().grouped(histories)}</span>
+                            <span class="visually-hidden">{move || texts().explorer.safety_held(histories)}</span>
                         }.into_any(),
                         Some(steps) => view! {
-                            <button class="safety-broken" on:click=move |_| show(&row, promise, histories, steps.clone())>
-                                <span aria-hidden="true">"✕ "</span>
-                                {move || texts().explorer.safety_broken(histories)}
+                            <button
+                                class="safety-broken"
+                                aria-label=move || texts().explorer.safety_broken(histories)
+                                on:click=move |_| show(&row, promise, histories, steps.clone())
+                            >
+                                <span aria-hidden="true">"✕ " {move || texts().grouped(histories)}</span>
                             </button>
                         }.into_any(),
                     }}
@@ -367,7 +389,13 @@ fn table_row(
         })
         .collect_view();
     view! {
-        <tr class:keeps=keeps class:recommended=recommended data-recommended=recommended.then_some("true")>
+        <tr
+            class:keeps=keeps
+            class:recommended=recommended
+            data-recommended=recommended.then_some("true")
+            data-keeps=keeps.then_some("true")
+            data-testid="safety-row"
+        >
             <th scope="row">
                 {move || texts().store_kind(c.store)}
                 // The whole combination for a screen reader, which names a
@@ -390,6 +418,12 @@ fn table_row(
                         )
                     }}
                 </span>
+                {keeps.then(|| view! {
+                    <span class="safety-keeps" data-testid="safety-keeps">
+                        <span aria-hidden="true">"✓ "</span>
+                        {move || texts().explorer.safety_keeps_all}
+                    </span>
+                })}
                 {recommended.then(|| view! {
                     <span class="safety-badge">{move || texts().explorer.safety_recommended}</span>
                 })}
