@@ -470,6 +470,8 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     await dialog.getByLabel('A new sandbox').check();
     await dialog.getByLabel('Language').selectOption('fa');
     await dialog.getByLabel('Colours').selectOption('dark');
+    // The frame's title waits for the Persian texts to arrive.
+    await page.waitForFunction(() => document.querySelector('[data-testid="embed-snippet"]').value.includes('lang=fa'));
     text = await code();
     assert.match(text, /\?embed=1&amp;lang=fa&amp;theme=dark" title="آزمایشگاه/);
     assert.doesNotMatch(text, /#state=/);
@@ -480,7 +482,7 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     const width = dialog.getByLabel('Width in pixels');
     await width.fill('100');
     assert.equal(await width.getAttribute('aria-invalid'), 'true');
-    assert.match(await dialog.locator('#embed-width-error').innerText(), /from 320 to 2400/);
+    assert.match(await dialog.locator('#embed-width-error').innerText(), /from 320 to 2,400/);
     assert.match(await code(), /width="720"/);
     await width.fill('800');
     assert.equal(await width.getAttribute('aria-invalid'), 'false');
