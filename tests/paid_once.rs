@@ -56,6 +56,8 @@ fn a_fresh_key_pays_the_purchase_again_and_the_row_says_so() {
     assert_eq!(handled.paid_before_by, Some(1));
     assert_eq!(handled.granted_before_by, None, "not the same operation");
     assert_eq!(state.invariants().purchase_of(2), 1);
+    assert!(row.applied_again(), "never read as a plain success");
+    assert!(!state.row_of(1).unwrap().applied_again(), "the first grant");
 }
 
 #[test]
@@ -71,6 +73,7 @@ fn the_same_key_keeps_the_purchase_paid_once() {
     assert_eq!(lab.state().invariants().purchase_of(3), 1);
     let row = lab.state().row_of(2).unwrap();
     assert_eq!(row.handled.as_ref().unwrap().paid_before_by, None);
+    assert!(!row.applied_again(), "a stored receipt is no grant");
 }
 
 #[test]
@@ -113,4 +116,29 @@ fn a_forgetful_store_pays_one_purchase_twice_under_one_key() {
     assert_eq!(invariants.first_break(Invariant::PaidOnce), at_most_once);
     let row = lab.state().row_of(2).unwrap();
     assert_eq!(row.handled.as_ref().unwrap().paid_before_by, None);
+    assert!(row.applied_again(), "granted again for the same operation");
+}
+
+#[test]
+fn a_refused_request_is_not_retried_and_starts_no_purchase() {
+    let mut lab = Lab::new();
+    send(&mut lab, "order-1", 100, false);
+    // The same key for other points: refused; the retry buttons skip it.
+    send(&mut lab, "order-1", 200, false);
+    retry(&mut lab, true);
+    let state = lab.state();
+    let fresh = state.row_of(3).unwrap();
+    assert_eq!(
+        fresh.attempt.grant.points, 100,
+        "the retry resends the last request not refused"
+    );
+    assert_eq!(state.invariants().purchase_of(3), 1);
+    assert_eq!(
+        state
+            .invariants()
+            .first_break(Invariant::PaidOnce)
+            .map(|b| b.attempt),
+        Some(3)
+    );
+    assert!(!state.row_of(2).unwrap().applied_again());
 }
