@@ -48,9 +48,16 @@ for (const viewport of [{ width: 1366, height: 768 }, { width: 1280, height: 720
       await skipToIdle(page);
       await newestOutcomeAndBalanceInView(page, 'lose-ack send');
 
+      // Each retry shows the key it will send, its name unchanged.
+      const sameKey = page.getByRole('button', { name: 'Retry (same key)' }).locator('.button-key');
+      const freshKey = page.getByRole('button', { name: 'Retry (fresh key)' }).locator('.button-key');
+      assert.equal(await sameKey.textContent(), 'order-1042');
+      assert.equal(await freshKey.textContent(), 'order-1042-fresh-1');
       await page.getByRole('button', { name: 'Retry (fresh key)' }).click();
       await skipToIdle(page);
       await newestOutcomeAndBalanceInView(page, 'fresh retry');
+      assert.equal(await sameKey.textContent(), 'order-1042-fresh-1', 'the same key is the last attempt\'s');
+      assert.match(await page.getByTestId('newest-result').textContent(), /One purchase, paid twice: attempt #1 had paid it/);
       // A second grant for one purchase: named on the row, the line and the promises.
       const row = lastRow(page);
       assert.equal(await row.getAttribute('data-regranted'), 'true');
@@ -73,6 +80,7 @@ for (const viewport of [{ width: 1366, height: 768 }, { width: 1280, height: 720
       await skipToIdle(page);
       await newestOutcomeAndBalanceInView(page, 'send 200 under the used key');
       assert.equal(await lastRow(page).getAttribute('data-outcome'), 'rejected');
+      assert.match(await page.getByTestId('newest-result').textContent(), /Rejected: .*100 points/, 'a refusal says why');
     }));
 }
 

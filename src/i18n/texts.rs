@@ -874,6 +874,14 @@ impl Texts {
         }
     }
 
+    /// Added to the line under the buttons when a purchase was paid again.
+    pub fn newest_paid_twice(&self, first: AttemptId) -> String {
+        self.say(
+            "newest_result.paid_twice",
+            &[("attempt", Arg::Attempt(first))],
+        )
+    }
+
     /// Why no store setting keeps "each purchase is paid once".
     pub fn paid_once_why(&self) -> &'static str {
         self.word("invariant.paid_once_why")

@@ -1,7 +1,7 @@
 //! The answer to a click, where the eye is: under the buttons, one line says
 //! what became of the newest attempt (said politely to a screen reader too),
-//! with a way to the picture; on a wide page the newest timeline row is then
-//! brought whole into view for a few seconds while it fills in.
+//! with a way to the picture; the timeline keeps its newest row's top in view
+//! as it fills in.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -12,23 +12,6 @@ use crate::lab::AttemptId;
 use super::controller::Controller;
 use super::page_env;
 use super::timeline_view::icon;
-
-thread_local! {
-    /// Which follow may move the page: each click's, until the next or a jump.
-    static FOLLOWING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// Stops any follow under way; returns the number the next one may use.
-fn stop_following() -> u32 {
-    FOLLOWING.with(|f| {
-        f.set(f.get().wrapping_add(1));
-        f.get()
-    })
-}
-
-/// How long after a click the page keeps the newest row in view as it fills
-/// in (its answer comes within the caller's wait).
-const FOLLOW_MS: f64 = 4_500.0;
 
 /// The line under the buttons, for the newest attempt a person sent.
 #[component]
@@ -44,19 +27,24 @@ pub fn NewestResult(ctl: Controller) -> impl IntoView {
             } else {
                 (icon(outcome), t.outcome(outcome))
             };
+            // A refusal says why; a purchase paid again says so.
+            let word = match row.caller_error() {
+                Some(e) => format!("{word}: {}", t.grant_error_short(e)),
+                None => word.to_string(),
+            };
             let balance = row.balance_known().then_some(row.balance_after);
-            Some((
-                row.attempt.id,
-                format!(
-                    "{mark} {}",
-                    t.newest_result(row.attempt.id, &row.attempt.grant.key, word, balance)
-                ),
-                row.applied_again(),
-            ))
+            let mut said = format!(
+                "{mark} {}",
+                t.newest_result(row.attempt.id, &row.attempt.grant.key, &word, balance)
+            );
+            if let Some(first) = row.handled.as_ref().and_then(|h| h.paid_before_by) {
+                said.push(' ');
+                said.push_str(&t.newest_paid_twice(first));
+            }
+            Some((row.attempt.id, said, row.applied_again()))
         })
     });
     let to_picture = move |_| {
-        stop_following();
         if let Some(stage) = document().query_selector(".panel.stage").ok().flatten() {
             stage.scroll_into_view_with_bool(true);
         }
@@ -81,51 +69,44 @@ pub fn NewestResult(ctl: Controller) -> impl IntoView {
     }
 }
 
-/// After a click that sent something: for a few seconds, keep the line
-/// above and the newest timeline row in view as the answer arrives, each
-/// moved the least inside the box that scrolls it (on the one-screen page the
-/// request's column and the timeline scroll by themselves; the page does not).
-/// A row taller than its box shows its top: the request, what the store did,
-/// what the caller got and the balance all start there.
-pub fn follow_newest_row(ctl: Controller) {
-    let until = page_env::now_ms() + FOLLOW_MS;
-    let me = stop_following();
-    spawn_local(async move {
-        let mut shown: Option<(AttemptId, i32)> = None;
-        while page_env::now_ms() < until {
-            TimeoutFuture::new(120).await;
-            // A newer click follows its own row; a jump to the picture stops it.
-            if FOLLOWING.with(std::cell::Cell::get) != me {
-                return;
-            }
-            let newest = ctl
-                .lab
-                .with_untracked(|lab| lab.state().timeline().last().map(|r| r.attempt.id));
-            let Some(id) = newest else { continue };
-            let selector = format!("[data-testid=timeline-row][data-attempt=\"{id}\"]");
-            let Some(row) = document().query_selector(&selector).ok().flatten() else {
-                continue;
-            };
-            // Only when it changed: a person scrolling the box meanwhile is left alone.
-            let height = row.get_bounding_client_rect().height().round() as i32;
-            if shown == Some((id, height)) {
-                continue;
-            }
-            let first = shown.is_none();
-            shown = Some((id, height));
-            if let Some(line) = first
-                .then(|| document().query_selector("[data-testid=newest-result]"))
-                .and_then(|found| found.ok().flatten())
-            {
-                page_env::reveal_least(&line, 0.0, true);
-            }
-            // Clear of the timeline's sticky header, when it has one.
-            let header = document()
-                .query_selector(".timeline thead")
-                .ok()
-                .flatten()
-                .map_or(0.0, |h| h.get_bounding_client_rect().height());
-            page_env::reveal_least(&row, header, false);
+/// After a click that sent something: the line above, under the buttons,
+/// brought into view in the request's column (which scrolls by itself on the
+/// one-screen page), once it says something.
+pub fn show_the_line() {
+    spawn_local(async {
+        TimeoutFuture::new(60).await;
+        if let Some(line) = document()
+            .query_selector("[data-testid=newest-result]")
+            .ok()
+            .flatten()
+        {
+            page_env::reveal_least(&line, 0.0, true);
         }
+    });
+}
+
+/// The newest timeline row brought into view in its box, the least, its top
+/// first when it is taller than the room: the request, what the store did,
+/// what the caller got and the balance all start there. The page itself is
+/// left where it is (on a phone the row is screens away; the line says it).
+pub fn show_newest_row(id: AttemptId) {
+    spawn_local(async move {
+        // The walkthrough places its marked row itself.
+        if page_env::is_walking() {
+            return;
+        }
+        // Once the row is drawn as it is now.
+        TimeoutFuture::new(30).await;
+        let selector = format!("[data-testid=timeline-row][data-attempt=\"{id}\"]");
+        let Some(row) = document().query_selector(&selector).ok().flatten() else {
+            return;
+        };
+        // Clear of the timeline's sticky header, when it has one.
+        let header = document()
+            .query_selector(".timeline thead")
+            .ok()
+            .flatten()
+            .map_or(0.0, |h| h.get_bounding_client_rect().height());
+        page_env::reveal_least(&row, header, false);
     });
 }

@@ -620,39 +620,73 @@ pub fn media_matches(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Scrolls the boxes around `el` that a person can scroll, innermost first,
-/// each the least that shows it whole, or its top when it is taller than the
-/// room; `inset` is what covers the innermost box's top (a sticky header).
-/// A box whose overflow is hidden is never moved (a person could not move it
-/// back). Unless `page_too`, the page itself is left where it is (on a phone
-/// the row is screens away).
+/// Scrolls the boxes around `el` that a person can scroll, each the least
+/// that shows it whole inside what every box around it leaves in view, or its
+/// top when it is taller than the room; `inset` is what covers the top of its
+/// nearest box (a sticky header). Boxes nest (the timeline's box in its
+/// column in the lab), so it goes out and back in once. A box whose overflow
+/// is hidden is never moved (a person could not move it back). Unless
+/// `page_too`, the page itself is left where it is (on a phone the row is
+/// screens away).
 pub fn reveal_least(el: &web_sys::Element, inset: f64, page_too: bool) {
-    let r = el.get_bounding_client_rect();
-    let (mut top, mut bottom) = (r.top(), r.bottom());
-    let mut inset = inset;
+    let mut boxes: Vec<web_sys::Element> = Vec::new();
     let mut at = el.parent_element();
     while let Some(node) = at {
         if scrolls(&node) {
-            let b = node.get_bounding_client_rect();
-            let by = least_move(top, bottom, b.top() + inset, b.bottom());
-            if by != 0.0 {
-                node.scroll_by_with_x_and_y(0.0, by);
-            }
-            // What the next box out must show: this box's part of it.
-            top = (top - by).max(b.top());
-            bottom = (bottom - by).min(b.bottom());
-            inset = 0.0;
+            boxes.push(node.clone());
         }
         at = node.parent_element();
     }
+    let nearest = nearest_overflow(el);
     let page = document().document_element();
     let page_scrolls = page.is_some_and(|p| f64::from(p.scroll_height()) > viewport_height() + 1.0);
+    if boxes.is_empty() && !(page_too && page_scrolls) {
+        return;
+    }
+    // Inner to outer, then outer to inner: each move shows the most it can.
+    let order: Vec<usize> = (0..boxes.len()).chain((0..boxes.len()).rev()).collect();
+    for i in order {
+        let (mut from, mut to) = (0.0_f64, viewport_height());
+        for outer in &boxes[i..] {
+            let r = outer.get_bounding_client_rect();
+            from = from.max(r.top());
+            to = to.min(r.bottom());
+        }
+        if nearest.as_ref() == Some(&boxes[i]) {
+            from += inset;
+        }
+        let r = el.get_bounding_client_rect();
+        let by = least_move(r.top(), r.bottom(), from, to);
+        if by != 0.0 {
+            boxes[i].scroll_by_with_x_and_y(0.0, by);
+        }
+    }
     if page_too && page_scrolls {
-        let by = least_move(top, bottom, inset, viewport_height());
+        let r = el.get_bounding_client_rect();
+        let by = least_move(r.top(), r.bottom(), 0.0, viewport_height());
         if by != 0.0 {
             window().scroll_by_with_x_and_y(0.0, by);
         }
     }
+}
+
+/// The nearest ancestor whose overflow is not visible: where a sticky
+/// header inside it sticks.
+fn nearest_overflow(el: &web_sys::Element) -> Option<web_sys::Element> {
+    let mut at = el.parent_element();
+    while let Some(node) = at {
+        let overflow = window()
+            .get_computed_style(&node)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value("overflow-y").ok())
+            .unwrap_or_default();
+        if overflow != "visible" && !overflow.is_empty() {
+            return Some(node);
+        }
+        at = node.parent_element();
+    }
+    None
 }
 
 /// How far to scroll so `top..bottom` shows inside `from..to`: the least, or
@@ -689,6 +723,13 @@ pub fn viewport_height() -> f64 {
         .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0)
+}
+
+/// Whether the walkthrough is open (the page's root says so).
+pub fn is_walking() -> bool {
+    document()
+        .document_element()
+        .is_some_and(|root| root.class_list().contains("walking"))
 }
 
 /// The walkthrough is open: the page fits one screen (see `style/main.css`).

@@ -3,10 +3,10 @@
 use leptos::prelude::*;
 
 use crate::core::Language;
-use crate::lab::{parse_points, read_request, Action, FieldError};
+use crate::lab::{parse_points, read_request, visible, Action, FieldError};
 
 use super::controller::{Controller, Notice};
-use super::newest_result::{follow_newest_row, NewestResult};
+use super::newest_result::{show_the_line, NewestResult};
 use super::page_env;
 use super::queue_view::request_parts;
 use super::startup::later;
@@ -37,7 +37,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
     let dispatch_armed = move |action: Action| {
         if ctl.dispatch(action) {
             lose_ack.set(false);
-            follow_newest_row(ctl);
+            show_the_line();
         }
     };
 
@@ -176,14 +176,26 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
             </div>
             <div class="buttons">
                 <button class="primary" type="button" on:click=move |_| send(())>{move || texts().send}</button>
-                <button type="button" on:click=retry_same>{move || texts().retry_same}</button>
-                <button type="button" on:click=retry_fresh>{move || texts().retry_fresh}</button>
+                // Each retry shows the key it will send; its name stays the
+                // button's words, the key is said by the line it points to.
+                <button type="button" on:click=retry_same aria-describedby="retry-target">
+                    {move || texts().retry_same}
+                    <span class="button-key" aria-hidden="true" dir="ltr">
+                        {move || ctl.lab.with(|lab| lab.state().retry_target()).map(|g| visible(&g.key).into_owned())}
+                    </span>
+                </button>
+                <button type="button" on:click=retry_fresh aria-describedby="fresh-target">
+                    {move || texts().retry_fresh}
+                    <span class="button-key" aria-hidden="true" dir="ltr">
+                        {move || ctl.lab.with(|lab| lab.state().fresh_retry_target()).map(|g| visible(&g.key).into_owned())}
+                    </span>
+                </button>
                 <button type="button" on:click=check_balance>{move || texts().check_balance}</button>
             </div>
             <NewestResult ctl=ctl />
             // What each retry sends, beside the buttons: the same key is the same
             // operation; a fresh key is a new one to the store.
-            <p class="hint retry-target" data-testid="retry-target">
+            <p class="hint retry-target" id="retry-target" data-testid="retry-target">
                 {move || {
                     ctl.lab
                         .with(|lab| lab.state().retry_target())
@@ -196,7 +208,7 @@ pub fn RequestForm(ctl: Controller) -> impl IntoView {
                         })
                 }}
             </p>
-            <p class="hint fresh-target" data-testid="fresh-target">
+            <p class="hint fresh-target" id="fresh-target" data-testid="fresh-target">
                 {move || {
                     ctl.lab
                         .with(|lab| lab.state().fresh_retry_target())

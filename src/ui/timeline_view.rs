@@ -15,6 +15,7 @@ use crate::lab::{
 };
 
 use super::controller::Controller;
+use super::newest_result::show_newest_row;
 
 /// Rows rendered at once: the DOM stays this size however long the timeline grows.
 const PAGE_ROWS: usize = 25;
@@ -132,6 +133,32 @@ pub fn TimelineView(ctl: Controller, reveal: RwSignal<Option<AttemptId>>) -> imp
                 }
             }
         });
+    });
+    // The newest row, each time it changes (sent, handled, answered), shown
+    // from its top in the box while the box follows the newest rows: the
+    // box's end alone would show only a tall row's tail.
+    let newest = Memo::new(move |_| {
+        ctl.lab.with(|lab| {
+            lab.state().timeline().last().map(|r| {
+                (
+                    r.attempt.id,
+                    r.answered(),
+                    r.handled.is_some(),
+                    r.crashed_at.is_some(),
+                    r.looked_up.is_some(),
+                )
+            })
+        })
+    });
+    Effect::new(move |_| {
+        // (Also once a skip to idle ends: the page holds still while it runs.)
+        let (Some((id, ..)), _, skipping) = (newest.get(), ctl.lang.get(), ctl.skipping.get())
+        else {
+            return;
+        };
+        if anchor.get_untracked().is_none() && !skipping {
+            show_newest_row(id);
+        }
     });
     let older = move |_| {
         let start = window.get_untracked().start;
