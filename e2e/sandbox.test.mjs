@@ -12,9 +12,11 @@ const suite = labSuite();
 const SCREEN = { width: 1280, height: 800 };
 const DRAWERS = ['world', 'storage', 'callers', 'queue', 'share'];
 
-/** Where the parts stand on the screen now, and whether the page scrolls. */
-const measure = (page) =>
-  page.evaluate(() => {
+/** Where the parts stand on the screen now, and whether the page scrolls (once
+ * the timeline has brought its newest row into view, a moment after it changed). */
+const measure = async (page) => {
+  await page.waitForTimeout(250);
+  return page.evaluate(() => {
     const box = (e) => {
       if (!e) return null;
       const r = e.getBoundingClientRect();
@@ -33,15 +35,21 @@ const measure = (page) =>
       newest: box(newest),
       newestId: newest?.dataset.attempt,
       scroller: box(scroller),
+      // What a row says first: its outcome and the balance after it.
+      outcome: box(newest?.querySelector('td.store .badge')),
+      balance: box(newest?.querySelector('td.balance bdi')),
+      header: box(scroller?.querySelector('thead')),
     };
   });
+};
 
 const within = (b, outer) => b && b.top >= outer.top - 1 && b.bottom <= outer.bottom + 1 && b.left >= outer.left - 1 && b.right <= outer.right + 1;
 const screen = (m) => ({ top: 0, bottom: m.height, left: 0, right: m.width });
 
 /**
  * The page does not scroll, Send and the stage are in view, and the newest row
- * is whole in its box's view; or, where rows are cards taller than a small
+ * is whole in its box's view below its header when it fits, else its top
+ * (outcome and balance) is; or, where rows are cards taller than a small
  * frame's box (`wholeRow: false`), its box is pinned to it: its foot in view.
  */
 function assertOneScreen(m, where, { wholeRow = true } = {}) {
@@ -49,10 +57,23 @@ function assertOneScreen(m, where, { wholeRow = true } = {}) {
   assert.ok(within(m.send, screen(m)), `${where}: Send is in view ${JSON.stringify(m.send)}`);
   assert.ok(within(m.stage, screen(m)), `${where}: the stage is in view ${JSON.stringify(m.stage)}`);
   if (m.newest && !wholeRow) {
-    assert.ok(m.newest.bottom <= m.scroller.bottom + 1 && m.newest.bottom >= m.scroller.bottom - 20, `${where}: the box shows the newest row's foot ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)}`);
+    // A card keeps its foot (its balance) in view; a table row taller than the
+    // box its top (its outcome and balance), just below the header.
+    const foot = m.newest.bottom <= m.scroller.bottom + 1 && m.newest.bottom >= m.scroller.bottom - 20;
+    const headerBottom = m.header && m.header.top <= m.scroller.top + 1 ? Math.max(m.header.bottom, m.scroller.top) : m.scroller.top;
+    const top = m.header && m.header.bottom > m.header.top && m.newest.top >= headerBottom - 1 && m.newest.top <= headerBottom + 20 && within(m.outcome, { ...m.scroller, top: headerBottom });
+    assert.ok(foot || top, `${where}: the box shows the newest row's foot, or a tall row's top ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)} ${JSON.stringify(m.header)}`);
   } else if (m.newest) {
-    assert.ok(within(m.newest, screen(m)), `${where}: the newest row is in the window ${JSON.stringify(m.newest)}`);
-    assert.ok(within(m.newest, m.scroller), `${where}: the newest row is in its box's view ${JSON.stringify(m.newest)} ${JSON.stringify(m.scroller)}`);
+    // A row shorter than the room is whole; a taller one shows its top, where
+    // its outcome and balance are, never under the sticky header.
+    const room = { ...m.scroller, top: Math.max(m.scroller.top, m.header && m.header.top <= m.scroller.top + 1 ? m.header.bottom : m.scroller.top) };
+    for (const [part, b] of [['outcome', m.outcome], ['balance', m.balance]]) {
+      assert.ok(within(b, screen(m)), `${where}: the newest row's ${part} is in the window ${JSON.stringify(b)}`);
+      assert.ok(within(b, room), `${where}: the newest row's ${part} is in its box's view, below its header ${JSON.stringify(b)} ${JSON.stringify(room)}`);
+    }
+    if (m.newest.bottom - m.newest.top <= room.bottom - room.top) {
+      assert.ok(within(m.newest, room), `${where}: the newest row, shorter than the room, is whole ${JSON.stringify(m.newest)} ${JSON.stringify(room)}`);
+    }
   }
 }
 

@@ -75,20 +75,25 @@ pub fn NewestResult(ctl: Controller) -> impl IntoView {
 pub fn show_the_line() {
     spawn_local(async {
         TimeoutFuture::new(60).await;
-        if let Some(line) = document()
+        let Some(line) = document()
             .query_selector("[data-testid=newest-result]")
             .ok()
             .flatten()
-        {
-            page_env::reveal_least(&line, 0.0, true);
+        else {
+            return;
+        };
+        // On one column the line is right under the button: nothing to move.
+        if let Some(column) = line.closest(".column").ok().flatten() {
+            page_env::reveal_least(&line, &column, 0.0);
         }
     });
 }
 
-/// The newest timeline row brought into view in its box, the least, its top
-/// first when it is taller than the room: the request, what the store did,
-/// what the caller got and the balance all start there. The page itself is
-/// left where it is (on a phone the row is screens away; the line says it).
+/// The newest timeline row brought into view in the timeline's own box, the
+/// least, its top first when it is taller than the room: the request, what
+/// the store did, what the caller got and the balance all start on a row's
+/// first line. Cards (a narrow timeline) keep their foot in view, where the
+/// balance is; the page and the lab's other boxes stay where they are.
 pub fn show_newest_row(id: AttemptId) {
     spawn_local(async move {
         // The walkthrough places its marked row itself.
@@ -101,12 +106,32 @@ pub fn show_newest_row(id: AttemptId) {
         let Some(row) = document().query_selector(&selector).ok().flatten() else {
             return;
         };
-        // Clear of the timeline's sticky header, when it has one.
-        let header = document()
-            .query_selector(".timeline thead")
+        let Some(head) = document().query_selector(".timeline thead").ok().flatten() else {
+            return;
+        };
+        let head = head.get_bounding_client_rect();
+        if head.height() == 0.0 {
+            return;
+        }
+        if let Some(scroller) = row.closest(".table-scroll").ok().flatten() {
+            // What of the box's top the header covers, where it sticks there.
+            let top = scroller.get_bounding_client_rect().top();
+            let inset = if head.top() <= top + 1.0 {
+                (head.bottom() - top).max(0.0)
+            } else {
+                0.0
+            };
+            page_env::reveal_least(&row, &scroller, inset);
+        }
+        // When the stage has grown past the screen, the lab itself scrolls a
+        // little toward the row, never so far that Send leaves the view.
+        let lab = row.closest("main").ok().flatten();
+        let send = document()
+            .query_selector(".request .buttons button.primary")
             .ok()
-            .flatten()
-            .map_or(0.0, |h| h.get_bounding_client_rect().height());
-        page_env::reveal_least(&row, header, false);
+            .flatten();
+        if let (Some(lab), Some(send)) = (lab, send) {
+            page_env::reveal_keeping(&row, &lab, &send);
+        }
     });
 }

@@ -620,73 +620,57 @@ pub fn media_matches(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Scrolls the boxes around `el` that a person can scroll, each the least
-/// that shows it whole inside what every box around it leaves in view, or its
-/// top when it is taller than the room; `inset` is what covers the top of its
-/// nearest box (a sticky header). Boxes nest (the timeline's box in its
-/// column in the lab), so it goes out and back in once. A box whose overflow
-/// is hidden is never moved (a person could not move it back). Unless
-/// `page_too`, the page itself is left where it is (on a phone the row is
-/// screens away).
-pub fn reveal_least(el: &web_sys::Element, inset: f64, page_too: bool) {
-    let mut boxes: Vec<web_sys::Element> = Vec::new();
-    let mut at = el.parent_element();
-    while let Some(node) = at {
-        if scrolls(&node) {
-            boxes.push(node.clone());
-        }
-        at = node.parent_element();
-    }
-    let nearest = nearest_overflow(el);
-    let page = document().document_element();
-    let page_scrolls = page.is_some_and(|p| f64::from(p.scroll_height()) > viewport_height() + 1.0);
-    if boxes.is_empty() && !(page_too && page_scrolls) {
+/// Scrolls `scroller` (a box around `el` that a person can scroll) the least
+/// that shows `el` whole inside what every box around it leaves in view, or
+/// its top when it is taller than the room; `inset` is what covers the box's
+/// top (a sticky header). Only that box moves: the lab's other boxes, and the
+/// buttons in them, stay where they are.
+pub fn reveal_least(el: &web_sys::Element, scroller: &web_sys::Element, inset: f64) {
+    if !scrolls(scroller) {
         return;
     }
-    // Inner to outer, then outer to inner: each move shows the most it can.
-    let order: Vec<usize> = (0..boxes.len()).chain((0..boxes.len()).rev()).collect();
-    for i in order {
-        let (mut from, mut to) = (0.0_f64, viewport_height());
-        for outer in &boxes[i..] {
-            let r = outer.get_bounding_client_rect();
+    let (mut from, mut to) = (0.0_f64, viewport_height());
+    let mut at = Some(scroller.clone());
+    while let Some(node) = at {
+        if node == *scroller || scrolls(&node) {
+            let r = node.get_bounding_client_rect();
             from = from.max(r.top());
             to = to.min(r.bottom());
         }
-        if nearest.as_ref() == Some(&boxes[i]) {
-            from += inset;
-        }
-        let r = el.get_bounding_client_rect();
-        let by = least_move(r.top(), r.bottom(), from, to);
-        if by != 0.0 {
-            boxes[i].scroll_by_with_x_and_y(0.0, by);
-        }
+        at = node.parent_element();
     }
-    if page_too && page_scrolls {
-        let r = el.get_bounding_client_rect();
-        let by = least_move(r.top(), r.bottom(), 0.0, viewport_height());
-        if by != 0.0 {
-            window().scroll_by_with_x_and_y(0.0, by);
-        }
+    let r = el.get_bounding_client_rect();
+    // Whole below the header if it fits there; else whole in the box (its top
+    // edge under the header, as the box's end shows it); else its top first.
+    let height = r.bottom() - r.top();
+    let top = if height <= to - from - inset || height > to - from {
+        from + inset
+    } else {
+        from
+    };
+    let by = least_move(r.top(), r.bottom(), top, to);
+    if by != 0.0 {
+        scroller.scroll_by_with_x_and_y(0.0, by);
     }
 }
 
-/// The nearest ancestor whose overflow is not visible: where a sticky
-/// header inside it sticks.
-fn nearest_overflow(el: &web_sys::Element) -> Option<web_sys::Element> {
-    let mut at = el.parent_element();
-    while let Some(node) = at {
-        let overflow = window()
-            .get_computed_style(&node)
-            .ok()
-            .flatten()
-            .and_then(|s| s.get_property_value("overflow-y").ok())
-            .unwrap_or_default();
-        if overflow != "visible" && !overflow.is_empty() {
-            return Some(node);
-        }
-        at = node.parent_element();
+/// Scrolls `scroller` toward showing `el` (its top first), but no further
+/// than keeps `keep` (the button a person just pressed) in view.
+pub fn reveal_keeping(el: &web_sys::Element, scroller: &web_sys::Element, keep: &web_sys::Element) {
+    if !scrolls(scroller) {
+        return;
     }
-    None
+    let room = scroller.get_bounding_client_rect();
+    let (from, to) = (room.top().max(0.0), room.bottom().min(viewport_height()));
+    let r = el.get_bounding_client_rect();
+    let by = least_move(r.top(), r.bottom(), from, to);
+    let k = keep.get_bounding_client_rect();
+    // Down at most until the kept one reaches the top; up at most until it
+    // reaches the foot.
+    let by = by.clamp(-(to - k.bottom()).max(0.0), (k.top() - from).max(0.0));
+    if by.abs() >= 1.0 {
+        scroller.scroll_by_with_x_and_y(0.0, by);
+    }
 }
 
 /// How far to scroll so `top..bottom` shows inside `from..to`: the least, or
