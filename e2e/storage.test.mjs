@@ -347,7 +347,7 @@ test('in Persian: the panel, the options and a clock past a day, in Persian word
     const retention = field(page, 'زمان نگه‌داری رسید (ساعت)');
     await retention.fill('۰');
     await retention.press('Enter');
-    assert.match(await text(page.getByTestId('retention-error')), /^نگه‌داری رسیدها باید از ۱ تا ۸۷۶۰ ساعت باشد، نه ۰\. چیزی تغییر نکرد\.$/);
+    assert.match(await text(page.getByTestId('retention-error')), /^نگه‌داری رسیدها باید از ۱ تا ۸٬۷۶۰ ساعت باشد، نه ۰\. چیزی تغییر نکرد\.$/);
     await retention.fill('۴۸');
     await retention.press('Enter');
     await choose(page, 'مخزن', 'ماندگار: یک تراکنش');

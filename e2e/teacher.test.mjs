@@ -145,7 +145,7 @@ test('the same scenario as a file, opened in Persian; a hostile file is refused 
       const said = panel.getByTestId('teacher-said');
       await said.waitFor();
       assert.equal(await said.getAttribute('data-error'), 'true');
-      assert.match(await said.textContent(), /این سناریو باز نشد.*step 1's narration holds markup/);
+      assert.match(await said.textContent(), /این سناریو باز نشد.*گام ۱ نشانه‌گذاری \(markup\) دارد/);
       assert.equal(await panel.getByTestId('my-scenario').count(), 0);
       assert.equal(await p.evaluate(() => window.pwned), undefined);
       assert.equal(await p.getByTestId('timeline-row').count(), before);

@@ -15,7 +15,7 @@ use crate::lab::{
 };
 
 use super::controller::Controller;
-use super::newest_result::show_newest_row;
+use super::page_env;
 
 /// Rows rendered at once: the DOM stays this size however long the timeline grows.
 const PAGE_ROWS: usize = 25;
@@ -612,4 +612,51 @@ pub fn icon(outcome: Outcome) -> &'static str {
         Outcome::Forbidden => "⊗",
         Outcome::GaveUpLookedUp => "⌕",
     }
+}
+
+/// The newest timeline row brought into view in the timeline's own box, the
+/// least, its top first when it is taller than the room: the request, what
+/// the store did, what the caller got and the balance all start on a row's
+/// first line. Cards (a narrow timeline) keep their foot in view, where the
+/// balance is; the page and the lab's other boxes stay where they are.
+fn show_newest_row(id: AttemptId) {
+    spawn_local(async move {
+        // The walkthrough places its marked row itself.
+        if page_env::is_walking() {
+            return;
+        }
+        // Once the row is drawn as it is now.
+        TimeoutFuture::new(30).await;
+        let selector = format!("[data-testid=timeline-row][data-attempt=\"{id}\"]");
+        let Some(row) = document().query_selector(&selector).ok().flatten() else {
+            return;
+        };
+        let Some(head) = document().query_selector(".timeline thead").ok().flatten() else {
+            return;
+        };
+        let head = head.get_bounding_client_rect();
+        if head.height() == 0.0 {
+            return;
+        }
+        if let Some(scroller) = row.closest(".table-scroll").ok().flatten() {
+            // What of the box's top the header covers, where it sticks there.
+            let top = scroller.get_bounding_client_rect().top();
+            let inset = if head.top() <= top + 1.0 {
+                (head.bottom() - top).max(0.0)
+            } else {
+                0.0
+            };
+            page_env::reveal_least(&row, &scroller, inset);
+        }
+        // When the stage has grown past the screen, the lab itself scrolls a
+        // little toward the row, never so far that Send leaves the view.
+        let lab = row.closest("main").ok().flatten();
+        let send = document()
+            .query_selector(".request .buttons button.primary")
+            .ok()
+            .flatten();
+        if let (Some(lab), Some(send)) = (lab, send) {
+            page_env::reveal_keeping(&row, &lab, &send);
+        }
+    });
 }
