@@ -142,3 +142,18 @@ fn a_refused_request_is_not_retried_and_starts_no_purchase() {
     );
     assert!(!state.row_of(2).unwrap().applied_again());
 }
+
+#[test]
+fn a_second_payment_whose_answer_is_lost_reads_as_the_timeout_it_is() {
+    let mut lab = Lab::new();
+    send(&mut lab, "order-1042", 100, true);
+    lab.dispatch(Action::RetryFresh {
+        lose_acknowledgement: true,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let row = lab.state().row_of(2).unwrap();
+    // Paid again, but its caller heard a timeout: the row says that first.
+    assert_eq!(row.handled.as_ref().unwrap().paid_before_by, Some(1));
+    assert!(!row.applied_again());
+}
