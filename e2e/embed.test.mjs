@@ -104,16 +104,11 @@ after(() => docsSite?.close());
 
 const README = await readFile(new URL('../README.md', import.meta.url), 'utf8');
 
-/** The README's host script, with the lab's origins filled in as an author would. */
+/** The host script's tag for each lab origin, as the dialog writes it (README, "Embedding"). */
 function hostScript(...origins) {
-  const block = README.split('```html').slice(1).map((b) => b.split('```')[0]).find((b) => b.includes('idempotency-lab:resize'));
-  assert.ok(block, "the README's snippet that sizes the frame");
-  const script = block.match(/<script>([\s\S]*?)<\/script>/)?.[1];
-  assert.ok(script, 'the snippet has a script');
-  assert.ok(script.trim().split('\n').length <= 10, 'ten lines at most');
-  const origins_line = /const LAB_ORIGINS = \[[^\]]*\];/;
-  assert.match(script, origins_line);
-  return script.replace(origins_line, `const LAB_ORIGINS = ${JSON.stringify(origins)};`);
+  const block = README.split('```html').slice(1).map((b) => b.split('```')[0]).find((b) => b.includes('embed.js'));
+  assert.match(block ?? '', /^<script src="https:\/\/lab\.example\.org\/embed\.js" async><\/script>$/m, "the README's tag");
+  return origins.map((origin) => `<script src="${origin}${PREFIX}embed.js" async></script>`).join('\n');
 }
 
 /**
@@ -137,7 +132,7 @@ addEventListener('message', (event) => {
   events.push({ frame, ...event.data });
 });
 </script>
-<script>${hostScript(origin)}</script>
+${hostScript(origin)}
 </body></html>`;
   const docs = await lab.context.newPage();
   await docs.setViewportSize({ width: 1100, height: 800 });
@@ -194,7 +189,7 @@ async function frameHeight(docs, i) {
   return Number(await docs.locator('iframe').nth(i).getAttribute('height'));
 }
 
-test('the README host script gives each frame the height of its content: nothing scrolls inside, after every action, at any width', () =>
+test('embed.js gives each frame the height of its content: nothing scrolls inside, after every action, at any width', () =>
   suite.withLab({ query: '?embed=1' }, async (page, lab) => {
     const { docs, frames } = await openDocs(lab, {
       at: `${suite.server.origin}/site/guide.html`,
@@ -462,10 +457,10 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     // This lab as it is: its state, the column's width, sized to its content.
     assert.ok(await dialog.getByLabel('This lab as it is now').isChecked());
     let text = await code();
-    assert.match(text, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/\?embed=1&amp;lang=en#state=[^"]+" title="Idempotency Lab"/);
+    assert.match(text, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/docs\/idempotency\/\?embed=1&amp;lang=en&amp;id=lab-[a-z0-9]{4}#state=[^"]+" title="Idempotency Lab"/);
     assert.match(text, /width="100%" height="640"/);
     assert.doesNotMatch(text, /style=/);
-    assert.ok(text.includes(`const LAB_ORIGINS = ['${suite.server.origin}'];`));
+    assert.ok(text.endsWith(`\n<script src="${suite.server.url}embed.js" async></script>`), text);
     // A new sandbox, in Persian, dark.
     await dialog.getByLabel('A new sandbox').check();
     await dialog.getByLabel('Language').selectOption('fa');
@@ -473,7 +468,7 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     // The frame's title waits for the Persian texts to arrive.
     await page.waitForFunction(() => document.querySelector('[data-testid="embed-snippet"]').value.includes('lang=fa'));
     text = await code();
-    assert.match(text, /\?embed=1&amp;lang=fa&amp;theme=dark" title="آزمایشگاه/);
+    assert.match(text, /\?embed=1&amp;lang=fa&amp;id=lab-[a-z0-9]{4}&amp;theme=dark" title="آزمایشگاه/);
     assert.doesNotMatch(text, /#state=/);
     // A fixed width; a size out of range is said, and changes nothing.
     assert.equal(await dialog.getByLabel('Width in pixels').isVisible(), false, 'no width to give while the frame fills the column');
@@ -493,7 +488,7 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     assert.match(await code(), /width="800" height="900"/);
     // Without the script, the frame alone.
     await dialog.getByLabel(/Grow the frame/).uncheck();
-    assert.doesNotMatch(await code(), /<script>/);
+    assert.doesNotMatch(await code(), /<script/);
     await dialog.getByRole('button', { name: 'Copy the code' }).click();
     await page.locator('[data-testid="embed-copied"][data-copied="true"]').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await code());
@@ -573,7 +568,7 @@ test('held to: a docs page with three frames of its own origin and one of anothe
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Held to</title></head><body style="margin: 0; padding: 8px">
 ${frames.map(({ src, width, attrs = '' }, i) => `<iframe title="Idempotency Lab ${i}" src="${src}" width="${width}" height="480" style="border: 0; display: block" ${attrs}></iframe>`).join('\n')}
 <script>window.events = []; addEventListener('message', (e) => events.push({ origin: e.origin, frame: [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source), ...e.data }));</script>
-<script>${hostScript(docsSite.origin, suite.server.origin)}</script>
+${hostScript(docsSite.origin, suite.server.origin)}
 </body></html>`;
     await writeFile(join(docsRoot, 'held.html'), html);
     const docs = await lab.context.newPage();

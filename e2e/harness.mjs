@@ -38,7 +38,7 @@ export async function serveDist(root = DIST, prefix = PREFIX, { compress = false
   return { ...server, url: `${server.origin}${prefix}` };
 }
 
-/** One server for several sites, each `{ root, prefix }`; options as `serveDist`. */
+/** One server for several sites, each `{ root, prefix, headers }` (headers added to each answer); options as `serveDist`. */
 export async function serveSites(sites, { compress = false } = {}) {
   const packed = new Map();
   const server = createServer(async (req, res) => {
@@ -56,7 +56,7 @@ export async function serveSites(sites, { compress = false } = {}) {
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...(site.headers ?? {}) };
       const accepts = String(req.headers['accept-encoding'] ?? '');
       const encoding = !compress ? null : /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
       if (!encoding) {

@@ -83,17 +83,22 @@ impl Address {
     /// Which saved session the page keeps, beside its path. The full page
     /// has one; an embedded lab has one per `?id=`, and without one, one per
     /// distinct address (query and fragment as the host wrote them, which an
-    /// embed never rewrites), so two frames on a docs site never load or
-    /// overwrite each other's. Short, whatever the address's length.
-    pub fn session_scope(&self, search: &str, hash: &str) -> String {
+    /// embed never rewrites) and `place`, the frame's place among its host
+    /// page's frames when the browser tells it: so two frames on a docs site,
+    /// even with one address, never load or overwrite each other's. Short,
+    /// whatever the address's length.
+    pub fn session_scope(&self, search: &str, hash: &str, place: Option<u32>) -> String {
         if !self.embed {
             return "page".to_owned();
         }
-        match &self.id {
-            Some(id) => format!("embed:id:{:016x}", fnv1a(id.as_bytes())),
-            None => {
-                let address = format!("{search}{hash}");
-                format!("embed:at:{:016x}", fnv1a(address.as_bytes()))
+        match (&self.id, place) {
+            (Some(id), _) => format!("embed:id:{:016x}", fnv1a(id.as_bytes())),
+            (None, place) => {
+                let address = fnv1a(format!("{search}{hash}").as_bytes());
+                match place {
+                    Some(place) => format!("embed:at:{address:016x}:{place}"),
+                    None => format!("embed:at:{address:016x}"),
+                }
             }
         }
     }

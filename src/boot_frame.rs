@@ -62,7 +62,8 @@ fn frame(lang: Lang) -> String {
             r#"<button class="reset" disabled>{reset}</button></div></header>"#,
             "\n      ",
             r#"<main class="lab"><ol class="how-to">{steps}</ol><p class="boot-loading boot-embed">{loading}</p>"#,
-            r#"<p class="boot-failed" role="alert" hidden>{failed}</p></main>"#,
+            r#"<p class="boot-failed" role="alert" hidden>{failed}</p>"#,
+            r#"<p class="boot-sandboxed" role="alert" hidden>{sandboxed}</p></main>"#,
             "\n    </div>\n"
         ),
         tag = lang.tag(),
@@ -77,6 +78,7 @@ fn frame(lang: Lang) -> String {
         reset = escape(t.reset),
         steps = steps,
         failed = escape(t.boot_failed),
+        sandboxed = escape(t.boot_sandboxed),
     )
 }
 

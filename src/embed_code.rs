@@ -1,8 +1,9 @@
 //! The snippet a docs author pastes to embed the lab, as the full lab's
 //! "Embed" dialog writes it: an `<iframe>` sized by attributes (a host's strict
-//! Content-Security-Policy drops an inline `style`), and, when asked, the host
-//! script that gives the frame its content's height (the README shows the same
-//! script; a test holds the two together).
+//! Content-Security-Policy drops an inline `style`), and, when asked, the tag
+//! of the host script, `embed.js`, a file of the lab's own site
+//! (`static/embed.js`) that gives the frame its content's height: a file, so a
+//! host that forbids inline scripts allows it by `script-src <lab origin>`.
 
 use crate::host_message::Theme;
 use crate::i18n::Lang;
@@ -31,17 +32,8 @@ pub const HEIGHTS: std::ops::RangeInclusive<u32> = 480..=4000;
 /// The widths the dialog takes in pixels: the phone's column up to a wide page.
 pub const WIDTHS: std::ops::RangeInclusive<u32> = 320..=2400;
 
-/// The host script that sizes every lab frame on a page to its content; the
-/// lab's origin takes the place of `{origin}`.
-pub const HOST_SCRIPT: &str = "<script>
-  const LAB_ORIGINS = ['{origin}']; // where the lab is served from
-  addEventListener('message', (event) => {
-    if (!LAB_ORIGINS.includes(event.origin) || event.data?.type !== 'idempotency-lab:resize') return;
-    for (const frame of document.querySelectorAll('iframe')) {
-      if (frame.contentWindow === event.source) frame.height = String(event.data.height);
-    }
-  });
-</script>";
+/// The host script's name, beside the lab's `index.html`.
+pub const HOST_SCRIPT_FILE: &str = "embed.js";
 
 /// Everything the snippet says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +47,11 @@ pub struct EmbedCode {
     pub height: u32,
     /// Adds the host script, so the frame takes its content's height.
     pub fit_content: bool,
-    /// The frame's title, for screen readers (the lab's name in its language).
+    /// The frame's title, for screen readers.
     pub title: String,
+    /// The frame's name on its page (`?id=`): its session is kept under it,
+    /// and its events carry it. Not written when empty.
+    pub id: String,
 }
 
 impl EmbedCode {
@@ -66,6 +61,9 @@ impl EmbedCode {
         let mut query = form_urlencoded::Serializer::new(String::new());
         query.append_pair("embed", "1");
         query.append_pair("lang", self.lang.tag());
+        if !self.id.is_empty() {
+            query.append_pair("id", &self.id);
+        }
         if self.theme != Theme::Auto {
             query.append_pair("theme", self.theme.code());
         }
@@ -89,6 +87,23 @@ impl EmbedCode {
         &self.base[..end]
     }
 
+    /// The host script's address, in the lab's folder.
+    pub fn script_src(&self) -> String {
+        let folder = if self.base.ends_with('/') { "" } else { "/" };
+        format!("{}{folder}{HOST_SCRIPT_FILE}", self.base)
+    }
+
+    /// What a host page's Content-Security-Policy must allow, one directive a
+    /// line: the frame, and the host script when the snippet has it.
+    pub fn csp_lines(&self) -> Vec<String> {
+        let origin = self.origin();
+        let mut lines = vec![format!("frame-src {origin}")];
+        if self.fit_content {
+            lines.push(format!("script-src {origin}"));
+        }
+        lines
+    }
+
     /// The snippet: the frame, then the host script when asked for.
     pub fn snippet(&self) -> String {
         let width = match self.width {
@@ -103,8 +118,8 @@ impl EmbedCode {
         );
         if self.fit_content {
             format!(
-                "{frame}\n{}",
-                HOST_SCRIPT.replace("{origin}", self.origin())
+                "{frame}\n<script src=\"{}\" async></script>",
+                attribute(&self.script_src())
             )
         } else {
             frame
@@ -141,4 +156,26 @@ pub fn read_size(text: &str, range: &std::ops::RangeInclusive<u32>) -> Result<u3
             min: *range.start(),
             max: *range.end(),
         })
+}
+
+/// The longest frame name (`?id=`) the dialog writes.
+pub const MAX_ID_CHARS: usize = 40;
+/// The longest frame title the dialog writes.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// Reads a frame's name: 1 to [`MAX_ID_CHARS`] ASCII letters, digits, `-` or
+/// `_`, so it reads the same in the address, in the events and in a script.
+pub fn read_frame_id(text: &str) -> Option<String> {
+    let id = text.trim();
+    let fits = (1..=MAX_ID_CHARS).contains(&id.chars().count());
+    let plain = id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (fits && plain).then(|| id.to_owned())
+}
+
+/// Reads a frame's title: not blank, at most [`MAX_TITLE_CHARS`] characters.
+pub fn read_frame_title(text: &str) -> Option<String> {
+    let title = text.trim();
+    (!title.is_empty() && title.chars().count() <= MAX_TITLE_CHARS).then(|| title.to_owned())
 }

@@ -12,6 +12,8 @@
 //! - `{type: "idempotency-lab:go-to-step", step: 2}` (and optionally
 //!   `scenario: "s4"`) opens that step of the walkthrough, as `?scenario=&step=`
 //!   does; without `scenario`, of the scenario on show.
+//! - `{type: "idempotency-lab:measure"}` asks for the frame's height at once (a
+//!   `resize` message), for a host script that starts after the lab told it.
 //!
 //! Told to the host: `ready`, `resize` (`height`), `step` (`scenario`, `step`),
 //! `answered` (`scenario`, `step`, `correct`) and `challenge-met` (`scenario`),
@@ -63,6 +65,8 @@ pub const THEME_MESSAGE: &str = "idempotency-lab:theme";
 pub const LANG_MESSAGE: &str = "idempotency-lab:lang";
 /// The `type` of a message that opens a walkthrough step.
 pub const GO_TO_STEP_MESSAGE: &str = "idempotency-lab:go-to-step";
+/// The `type` of a message that asks for the frame's height.
+pub const MEASURE_MESSAGE: &str = "idempotency-lab:measure";
 
 /// A message from the host page the lab acts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +79,8 @@ pub enum HostMessage {
         scenario: Option<String>,
         step: u64,
     },
+    /// Tell the frame's height now, even if it was told before.
+    Measure,
 }
 
 impl HostMessage {
@@ -94,6 +100,7 @@ impl HostMessage {
                 };
                 Some(HostMessage::GoToStep { scenario, step })
             }
+            MEASURE_MESSAGE => Some(HostMessage::Measure),
             _ => None,
         }
     }

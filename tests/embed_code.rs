@@ -1,8 +1,8 @@
 //! The embed dialog's snippet: a frame sized by attributes, its address for
-//! each view, and the README's host script when asked for.
+//! each view, and the host script's tag when asked for.
 
 use idempotency_lab::embed_code::{
-    read_size, EmbedCode, EmbedView, SizeError, Width, HEIGHTS, HOST_SCRIPT, WIDTHS,
+    read_size, EmbedCode, EmbedView, SizeError, Width, HEIGHTS, WIDTHS,
 };
 use idempotency_lab::host_message::Theme;
 use idempotency_lab::i18n::Lang;
@@ -18,6 +18,7 @@ fn code(view: EmbedView) -> EmbedCode {
         height: 640,
         fit_content: false,
         title: "Idempotency Lab".into(),
+        id: String::new(),
     }
 }
 
@@ -76,34 +77,65 @@ fn the_frame_is_sized_by_attributes_and_its_values_are_escaped() {
 }
 
 #[test]
-fn sized_to_content_the_snippet_adds_the_host_script_for_the_labs_origin() {
+fn sized_to_content_the_snippet_adds_the_host_script_from_the_labs_own_site() {
     let mut fit = code(EmbedView::Sandbox);
+    assert_eq!(fit.csp_lines(), ["frame-src https://lab.example.org"]);
     fit.fit_content = true;
     assert_eq!(fit.origin(), "https://lab.example.org");
     let snippet = fit.snippet();
-    let (frame, script) = snippet
-        .split_once("\n<script>")
-        .expect("a script after the frame");
+    let (frame, script) = snippet.rsplit_once('\n').expect("a script after the frame");
     assert!(frame.ends_with("</iframe>"));
-    assert!(script.contains("const LAB_ORIGINS = ['https://lab.example.org'];"));
-    assert!(!script.contains("{origin}"));
+    assert_eq!(
+        script,
+        "<script src=\"https://lab.example.org/docs/lab/embed.js\" async></script>"
+    );
+    assert!(!snippet.contains("<script>"), "no inline script");
+    // The two directives a strict host policy needs.
+    assert_eq!(
+        fit.csp_lines(),
+        [
+            "frame-src https://lab.example.org",
+            "script-src https://lab.example.org"
+        ]
+    );
     // Other origins: a port, and a lab at the host's root.
     fit.base = "http://127.0.0.1:8080/".into();
     assert_eq!(fit.origin(), "http://127.0.0.1:8080");
+    assert_eq!(fit.script_src(), "http://127.0.0.1:8080/embed.js");
     fit.base = "https://lab.example.org".into();
     assert_eq!(fit.origin(), "https://lab.example.org");
+    assert_eq!(fit.script_src(), "https://lab.example.org/embed.js");
     fit.base = "https://a.io/lab/".into();
     assert_eq!(fit.origin(), "https://a.io");
 }
 
 #[test]
-fn the_readme_shows_the_same_host_script() {
-    let readme = include_str!("../README.md");
-    let shown = HOST_SCRIPT.replace("{origin}", "https://lab.example.org");
-    assert!(
-        readme.contains(&shown),
-        "the README's host script is the dialog's:\n{shown}"
+fn the_frame_carries_its_id_when_it_has_one() {
+    let mut named = code(EmbedView::Lesson {
+        scenario: "s4".into(),
+        step: 2,
+    });
+    named.id = "retries & more".into();
+    assert_eq!(
+        named.src(),
+        "https://lab.example.org/docs/lab/?embed=1&lang=en&id=retries+%26+more&scenario=s4&step=2"
     );
+    assert!(named.snippet().contains("&amp;id=retries+%26+more&amp;"));
+}
+
+#[test]
+fn the_readme_shows_the_dialogs_tag_and_the_file_is_in_the_build() {
+    let readme = include_str!("../README.md");
+    let mut fit = code(EmbedView::Sandbox);
+    fit.fit_content = true;
+    fit.base = "https://lab.example.org/".into();
+    let tag = fit.snippet().lines().last().unwrap().to_owned();
+    assert!(
+        readme.contains(&tag),
+        "the README shows the dialog's tag:\n{tag}"
+    );
+    let index = include_str!("../index.html");
+    assert!(index.contains("<link data-trunk rel=\"copy-file\" href=\"static/embed.js\" />"));
 }
 
 #[test]
@@ -145,4 +177,23 @@ fn a_size_is_a_whole_number_in_its_range_or_refused_with_the_reason() {
             max: 2400
         })
     );
+}
+
+#[test]
+fn a_frame_name_is_short_and_plain_and_a_title_is_not_blank() {
+    use idempotency_lab::embed_code::{read_frame_id, read_frame_title};
+    assert_eq!(read_frame_id(" lab-7k3f "), Some("lab-7k3f".into()));
+    assert_eq!(read_frame_id("A_b-9"), Some("A_b-9".into()));
+    assert_eq!(read_frame_id(&"x".repeat(40)), Some("x".repeat(40)));
+    for refused in ["", "  ", "a b", "a&b", "درس", "x\u{200b}", &"x".repeat(41)] {
+        assert_eq!(read_frame_id(refused), None, "{refused:?}");
+    }
+    assert_eq!(
+        read_frame_title(" Retries, s4 "),
+        Some("Retries, s4".into())
+    );
+    assert_eq!(read_frame_title("آزمایشگاه"), Some("آزمایشگاه".into()));
+    assert_eq!(read_frame_title(&"ب".repeat(120)), Some("ب".repeat(120)));
+    assert_eq!(read_frame_title(&"ب".repeat(121)), None);
+    assert_eq!(read_frame_title(" \t"), None);
 }

@@ -4,7 +4,8 @@
 
 use idempotency_lab::address::Address;
 use idempotency_lab::host_message::{
-    target_origin, HostMessage, LabEvent, Theme, GO_TO_STEP_MESSAGE, LANG_MESSAGE, THEME_MESSAGE,
+    target_origin, HostMessage, LabEvent, Theme, GO_TO_STEP_MESSAGE, LANG_MESSAGE, MEASURE_MESSAGE,
+    THEME_MESSAGE,
 };
 use idempotency_lab::i18n::Lang;
 use serde_json::json;
@@ -166,7 +167,8 @@ fn events_go_to_the_parents_origin_when_the_browser_says_it() {
 
 #[test]
 fn each_embed_keeps_its_own_session_by_its_id_or_else_its_address() {
-    let scope = |search: &str, hash: &str| Address::parse(search, hash).session_scope(search, hash);
+    let scope =
+        |search: &str, hash: &str| Address::parse(search, hash).session_scope(search, hash, None);
     // The full page has one, whatever its address.
     assert_eq!(scope("", ""), "page");
     assert_eq!(scope("?lang=fa&scenario=s2", "#state=abc"), "page");
@@ -206,6 +208,25 @@ fn each_embed_keeps_its_own_session_by_its_id_or_else_its_address() {
 }
 
 #[test]
+fn frames_with_one_address_and_no_id_keep_apart_by_their_place_on_the_page() {
+    let at = |place| Address::parse("?embed=1", "").session_scope("?embed=1", "", place);
+    assert_ne!(at(Some(0)), at(Some(1)));
+    assert_ne!(at(Some(1)), at(None));
+    // The same place again (a reload), the same session.
+    assert_eq!(at(Some(1)), at(Some(1)));
+    // An id names the session wherever the frame stands.
+    let named =
+        |place| Address::parse("?embed=1&id=a", "").session_scope("?embed=1&id=a", "", place);
+    assert_eq!(named(Some(0)), named(Some(3)));
+    assert_eq!(named(Some(3)), named(None));
+    // The full page has one, framed or not.
+    assert_eq!(
+        Address::parse("", "").session_scope("", "", Some(2)),
+        "page"
+    );
+}
+
+#[test]
 fn only_light_and_dark_fix_the_colours() {
     assert_eq!(Theme::Auto.class(), None);
     assert_eq!(Theme::Light.class(), Some("theme-light"));
@@ -221,4 +242,16 @@ fn only_light_and_dark_fix_the_colours() {
         );
     }
     assert!(boot.contains("'theme-' + theme") || boot.contains("`theme-${theme}`"));
+}
+
+#[test]
+fn the_host_may_ask_for_the_height() {
+    assert_eq!(
+        HostMessage::read(&json!({"type": MEASURE_MESSAGE})),
+        Some(HostMessage::Measure)
+    );
+    assert_eq!(
+        HostMessage::read(&json!({"type": "idempotency-lab:measured"})),
+        None
+    );
 }

@@ -108,6 +108,9 @@ pub enum Notice {
     LinkUnread,
     /// The browser refused to keep the session (storage off or full).
     NotKept,
+    /// The browser gives no storage to this frame at all, and the page that
+    /// frames it is another site's: the session lasts the visit.
+    NotKeptFramed,
     /// A setting's field (named by its label) does not hold a number; nothing changed.
     Setting(&'static str, FieldError),
     /// A reset, a link or an import replaced the session; the old one can come back.
@@ -184,6 +187,7 @@ impl Notice {
             self,
             Notice::Imported(_)
                 | Notice::NotKept
+                | Notice::NotKeptFramed
                 | Notice::Replaced(_)
                 | Notice::BroughtBack
                 | Notice::OtherTab

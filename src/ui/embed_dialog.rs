@@ -5,7 +5,9 @@
 
 use leptos::prelude::*;
 
-use crate::embed_code::{read_size, EmbedCode, EmbedView, Width, HEIGHTS, WIDTHS};
+use crate::embed_code::{
+    read_frame_id, read_frame_title, read_size, EmbedCode, EmbedView, Width, HEIGHTS, WIDTHS,
+};
 use crate::host_message::Theme;
 use crate::i18n::Lang;
 use crate::lab::to_link_token;
@@ -28,6 +30,17 @@ enum Shows {
 struct Opened {
     token: String,
     place: Option<(String, usize)>,
+    /// The section's title, in the page's language.
+    section_title: Option<String>,
+}
+
+/// A new frame name, so two snippets pasted on one page keep their readers'
+/// work apart: `lab-` and four letters or digits.
+fn fresh_id() -> String {
+    const DIGITS: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let pick = || DIGITS[(js_sys::Math::random() * DIGITS.len() as f64) as usize % DIGITS.len()];
+    let name: String = (0..4).map(|_| char::from(pick())).collect();
+    format!("lab-{name}")
 }
 
 #[component]
@@ -43,6 +56,11 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
     let height = RwSignal::new("640".to_string());
     let fit = RwSignal::new(true);
     let copied = RwSignal::new(None::<bool>);
+    let frame_id = RwSignal::new(String::new());
+    let title = RwSignal::new(String::new());
+    // Until the author writes a title of their own, it follows the view and
+    // the language.
+    let title_edited = RwSignal::new(false);
 
     // Opened by its openers (the share panel's, the walkthrough's tools'),
     // with what is on show at that moment.
@@ -52,6 +70,11 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
             .lab
             .with_untracked(|lab| !lab.history().actions.is_empty());
         let place = walk.open.get_untracked().then(|| walk.place()).flatten();
+        let section_title = untrack(|| {
+            let (content, index) = walk.section()?;
+            let (_, text) = content.scenario(index)?;
+            Some(text.shown_title())
+        });
         shows.set(if place.is_some() {
             Shows::Lesson
         } else if worked {
@@ -59,8 +82,14 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         } else {
             Shows::Sandbox
         });
-        opened.set(Opened { token, place });
+        opened.set(Opened {
+            token,
+            place,
+            section_title,
+        });
         lang.set(ctl.lang.get_untracked());
+        frame_id.set(fresh_id());
+        title_edited.set(false);
         copied.set(None);
         if let Some(dialog) = dialog.get_untracked() {
             let _ = dialog.show_modal();
@@ -86,11 +115,35 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         }
     });
     let height_read = Memo::new(move |_| height.with(|h| read_size(h, &HEIGHTS)));
+    let id_read = Memo::new(move |_| frame_id.with(|id| read_frame_id(id)));
+    let title_read = Memo::new(move |_| title.with(|t| read_frame_title(t)));
+    // The title the dialog offers: the lab's name in the frame's language,
+    // and the section's for a lesson in the page's own.
+    Effect::new(move |_| {
+        if title_edited.get() {
+            return;
+        }
+        let lang = lang.get();
+        let name = lang.texts().title;
+        let section = (shows.get() == Shows::Lesson && lang == ctl.lang.get())
+            .then(|| opened.with(|o| o.section_title.clone()))
+            .flatten();
+        title.set(match section {
+            Some(section) => format!("{name}: {section}"),
+            None => name.to_owned(),
+        });
+    });
     // The code for what the dialog holds; a size it refuses leaves the last
     // good code as it was (the field says why).
     let code = RwSignal::new(String::new());
+    let csp = RwSignal::new(Vec::<String>::new());
     Effect::new(move |_| {
-        let (Ok(width), Ok(height)) = (width_read.get(), height_read.get()) else {
+        let (Ok(width), Ok(height), Some(id), Some(title)) = (
+            width_read.get(),
+            height_read.get(),
+            id_read.get(),
+            title_read.get(),
+        ) else {
             return;
         };
         let Some(base) = page_env::lab_base() else {
@@ -110,19 +163,19 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
             },
         });
         let lang = lang.get();
-        code.set(
-            EmbedCode {
-                base,
-                view,
-                lang,
-                theme: theme.get(),
-                width,
-                height,
-                fit_content: fit.get(),
-                title: lang.texts().title.to_string(),
-            }
-            .snippet(),
-        );
+        let embed = EmbedCode {
+            base,
+            view,
+            lang,
+            theme: theme.get(),
+            width,
+            height,
+            fit_content: fit.get(),
+            title,
+            id,
+        };
+        code.set(embed.snippet());
+        csp.set(embed.csp_lines());
         copied.set(None);
     });
     let copy = move |_| {
@@ -181,6 +234,39 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
             </div>
         }
     };
+
+    // A text field the code reads, with what is wrong with it said below.
+    let text_field = move |id: &'static str,
+                           label: fn(Lang) -> &'static str,
+                           text: RwSignal<String>,
+                           wrong: Signal<Option<&'static str>>,
+                           edited: Option<RwSignal<bool>>,
+                           dir: &'static str| {
+        let error_id = format!("{id}-error");
+        view! {
+            <div class="field field-wide">
+                <label for=id>{move || label(ctl.lang.get())}</label>
+                <input
+                    id=id
+                    type="text"
+                    dir=dir
+                    prop:value=move || text.get()
+                    aria-invalid=move || wrong.get().is_some().to_string()
+                    aria-describedby=error_id.clone()
+                    on:input=move |ev| {
+                        if let Some(edited) = edited {
+                            edited.set(true);
+                        }
+                        text.set(event_target_value(&ev));
+                    }
+                />
+                <p class="field-error" id=error_id role="status">{move || wrong.get()}</p>
+            </div>
+        }
+    };
+    let id_wrong = Signal::derive(move || id_read.get().is_none().then(|| t().embed_id_error));
+    let title_wrong =
+        Signal::derive(move || title_read.get().is_none().then(|| t().embed_title_error));
 
     view! {
         <dialog
@@ -242,12 +328,20 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
                 {size_field("embed-width", |l| l.texts().embed_width, width, width_px, Signal::derive(move || full_width.get()))}
                 {size_field("embed-height", |l| l.texts().embed_height, height, height_read, Signal::derive(|| false))}
             </div>
+            {text_field("embed-frame-title", |l| l.texts().embed_frame_title, title, title_wrong, Some(title_edited), "auto")}
+            {text_field("embed-id", |l| l.texts().embed_id, frame_id, id_wrong, None, "ltr")}
             <label class="switch">
                 <input type="checkbox" prop:checked=move || fit.get() on:change=move |ev| fit.set(event_target_checked(&ev)) />
                 <span class="switch-label">{move || t().embed_fit}</span>
             </label>
             <label class="embed-code" for="embed-code">{move || t().embed_code}</label>
             <textarea id="embed-code" readonly dir="ltr" rows="8" data-testid="embed-snippet" prop:value=move || code.get()></textarea>
+            <div class="hint embed-csp" data-testid="embed-csp">
+                <p>{move || if csp.with(|c| c.len() > 1) { t().embed_csp } else { t().embed_csp_frame }}</p>
+                <ul dir="ltr">
+                    {move || csp.get().into_iter().map(|line| view! { <li><code>{line}</code></li> }).collect_view()}
+                </ul>
+            </div>
             <p class="hint" role="status" data-testid="embed-copied" data-copied=move || copied.get().map(|c| c.to_string())>
                 {move || copied.get().map(|ok| if ok { t().link_copied } else { t().link_not_copied })}
             </p>

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::host_message::{target_origin, HostMessage, LabEvent, Theme};
+use crate::host_message::{HostMessage, LabEvent, Theme};
 
 use super::controller::Controller;
 use super::walk::Walk;
@@ -28,6 +28,8 @@ thread_local! {
     static TOLD_HEIGHT: Cell<u32> = const { Cell::new(0) };
     /// A measurement is already asked for the next frame.
     static MEASURE_ASKED: Cell<bool> = const { Cell::new(false) };
+    /// The lab has told the host it is ready, and tells its height since.
+    static READY: Cell<bool> = const { Cell::new(false) };
     /// For each mark down the frame, the bottom of its part in the host's
     /// window, or `None` while it is out of it (see `follow_seen_part`).
     static SEEN_BOTTOMS: RefCell<Vec<Option<f64>>> = const { RefCell::new(Vec::new()) };
@@ -54,14 +56,7 @@ pub fn follow_host(ctl: Controller, walk: Walk) {
     let Some(parent) = page_env::host_window() else {
         return;
     };
-    let location = window().location();
-    let ancestor = js_sys::Reflect::get(&location, &JsValue::from_str("ancestorOrigins"))
-        .ok()
-        .filter(|list| !list.is_undefined())
-        .and_then(|list| js_sys::Reflect::get(&list, &JsValue::from_f64(0.0)).ok())
-        .and_then(|origin| origin.as_string());
-    let referrer = document().referrer();
-    let origin = target_origin(ancestor.as_deref(), Some(&referrer));
+    let origin = page_env::parent_origin().unwrap_or_else(|| "*".to_owned());
     HOST.with(|host| {
         *host.borrow_mut() = Some(Host {
             parent: parent.clone(),
@@ -90,6 +85,7 @@ pub fn follow_host(ctl: Controller, walk: Walk) {
             Some(HostMessage::Theme(theme)) => set_theme(theme),
             Some(HostMessage::Lang(lang)) => switch_language(ctl, lang),
             Some(HostMessage::GoToStep { scenario, step }) => walk.go_to_step(scenario, step),
+            Some(HostMessage::Measure) => measure_again(),
             None => {}
         }
     });
@@ -214,6 +210,7 @@ pub fn tell_ready() {
         return;
     }
     tell(&LabEvent::Ready);
+    READY.with(|ready| ready.set(true));
     tell_height_changes();
 }
 
@@ -246,6 +243,15 @@ fn tell_height_changes() {
         measure_soon()
     }));
     measure_soon();
+}
+
+/// The host asks for the height: told even if it is the one told last. Before
+/// the lab is ready it has told nothing, and tells its height once it is.
+fn measure_again() {
+    if READY.with(Cell::get) {
+        TOLD_HEIGHT.with(|told| told.set(0));
+        measure_soon();
+    }
 }
 
 fn measure_soon() {

@@ -253,6 +253,7 @@ pub fn App(
                 Notice::Imported(actions) => t.imported(*actions),
                 Notice::Saved(error) => format!("{} {}", t.saved_failed, t.session_error(error)),
                 Notice::NotKept => t.not_kept.to_string(),
+                Notice::NotKeptFramed => t.not_kept_framed.to_string(),
                 Notice::Setting(label, error) => format!("{label}: {}", t.field_error(*error)),
                 Notice::Replaced(Replacement::Reset) => t.reset_done.to_string(),
                 Notice::Replaced(Replacement::Link) => t.link_opened.to_string(),

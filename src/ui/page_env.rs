@@ -310,8 +310,46 @@ fn storage_key() -> String {
         location.search().unwrap_or_default(),
         location.hash().unwrap_or_default(),
     );
-    let scope = address().session_scope(&search, &hash);
+    let scope = address().session_scope(&search, &hash, place_among_frames());
     format!("idempotency-lab:{scope}:{path}")
+}
+
+/// The frame's place among its host page's frames (in the page's order), which
+/// the browser tells across origins; `None` when not framed.
+fn place_among_frames() -> Option<u32> {
+    let parent = host_window()?;
+    let count = js_sys::Reflect::get(&parent, &JsValue::from_str("length"))
+        .ok()?
+        .as_f64()? as u32;
+    let me = window();
+    (0..count).find(|i| {
+        js_sys::Reflect::get(&parent, &JsValue::from(*i))
+            .is_ok_and(|frame| js_sys::Object::is(&frame, &me))
+    })
+}
+
+/// The browser gives this frame no storage at all (it throws, rather than
+/// being full), and the page that frames it is of another origin: a browser
+/// that keeps nothing for a site's frames inside another site's pages.
+pub fn storage_denied_to_foreign_frame() -> bool {
+    let denied = !matches!(window().local_storage(), Ok(Some(_)));
+    denied
+        && parent_origin().is_some_and(|parent| window().location().origin().ok() != Some(parent))
+}
+
+/// The origin of the page that frames this one, as the browser tells it (an
+/// ancestor origin, else the referrer's); `None` when not framed or unknown.
+pub fn parent_origin() -> Option<String> {
+    host_window()?;
+    let location = window().location();
+    let ancestor = js_sys::Reflect::get(&location, &JsValue::from_str("ancestorOrigins"))
+        .ok()
+        .filter(|list| !list.is_undefined())
+        .and_then(|list| js_sys::Reflect::get(&list, &JsValue::from_f64(0.0)).ok())
+        .and_then(|origin| origin.as_string());
+    let origin =
+        crate::host_message::target_origin(ancestor.as_deref(), Some(&document().referrer()));
+    (origin != "*").then_some(origin)
 }
 
 fn storage() -> Option<web_sys::Storage> {

@@ -52,7 +52,12 @@ pub fn keep_saved(ctl: Controller, walk: Walk, from_link: bool) {
             && ctl.notice.with_untracked(Option::is_none)
         {
             told_not_kept.set_value(true);
-            ctl.notice.set(Some(Notice::NotKept));
+            ctl.notice
+                .set(Some(if page_env::storage_denied_to_foreign_frame() {
+                    Notice::NotKeptFramed
+                } else {
+                    Notice::NotKept
+                }));
         }
     };
     {

@@ -88,6 +88,11 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
         if !walk.shortcuts.get_untracked() || walk.help.get_untracked() {
             return;
         }
+        // An embedded lesson sits in a docs page: the keys that scroll a page
+        // are the reader's, for that page; its arrows and buttons step it.
+        if walk.lesson() && matches!(key.as_str(), "PageDown" | "PageUp" | " ") {
+            return;
+        }
         // A clicker's buttons carry the lesson even from the answer field (a
         // one-line field has no use for them): the field is left, the step moves.
         if let (Some(field), "PageDown" | "PageUp") = (answer_field(&ev), key.as_str()) {

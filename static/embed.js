@@ -1,0 +1,61 @@
+// Idempotency Lab's host script, for a page that frames the lab: include it from
+// the lab's own site (the "Embed on a page" dialog writes the tag),
+//   <script src="https://lab.example.org/docs/lab/embed.js" async></script>
+// and every lab frame on the page takes the height of what it shows, so nothing
+// scrolls inside it, and never gets wider than its column. A file, not inline
+// code, so a page whose Content-Security-Policy forbids inline scripts allows it
+// by `script-src <lab origin>`. Included any number of times, it listens once
+// for each lab origin. It reads only the lab's `resize` messages
+// (README, "Embedding"), and from its own origin alone.
+(() => {
+  const script = document.currentScript;
+  if (!script || !script.src) return;
+  const origin = new URL(script.src, location.href).origin;
+  // One listener for each lab origin, however many tags include this file.
+  const listening = (window[Symbol.for('idempotency-lab:embed')] ??= new Set());
+  if (listening.has(origin)) return;
+  listening.add(origin);
+
+  const labFrames = () =>
+    [...document.querySelectorAll('iframe[src]')].filter((frame) => {
+      try {
+        return new URL(frame.src, location.href).origin === origin;
+      } catch {
+        return false;
+      }
+    });
+  // A width in pixels never overflows a narrower column (a script may set a
+  // style where the page's policy drops a `style` attribute); a `max-width`
+  // of the page's own is left alone. Borders and padding count.
+  const fitColumn = (frame) => {
+    const style = getComputedStyle(frame);
+    if (style.maxWidth !== 'none') return;
+    const edges = ['borderLeftWidth', 'borderRightWidth', 'paddingLeft', 'paddingRight']
+      .reduce((sum, side) => sum + (parseFloat(style[side]) || 0), 0);
+    frame.style.maxWidth = style.boxSizing === 'border-box' || edges === 0 ? '100%' : `calc(100% - ${edges}px)`;
+  };
+
+  addEventListener('message', (event) => {
+    if (event.origin !== origin || event.data?.type !== 'idempotency-lab:resize') return;
+    const height = Number(event.data.height);
+    if (!Number.isFinite(height) || height <= 0) return;
+    const frame = labFrames().find((f) => f.contentWindow === event.source);
+    if (!frame) return;
+    fitColumn(frame);
+    frame.height = String(Math.ceil(height));
+  });
+
+  // This script may run after a frame has told its height: ask each frame
+  // already there to tell it again, and keep every lab frame in its column.
+  for (const frame of labFrames()) {
+    fitColumn(frame);
+    frame.contentWindow?.postMessage({ type: 'idempotency-lab:measure' }, origin);
+  }
+  // Frames the page adds later (a docs site that loads its pages itself).
+  new MutationObserver((records) => {
+    if (records.some((r) => r.addedNodes.length > 0)) labFrames().forEach(fitColumn);
+  }).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+  });
+})();
