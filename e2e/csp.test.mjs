@@ -71,6 +71,8 @@ test('the built page declares a strict CSP in a meta tag, before any script or s
   // The compiling worker and the offline copy's service worker; the web app manifest.
   assert.deepEqual(policy['worker-src'], ["'self'"]);
   assert.deepEqual(policy['manifest-src'], ["'self'"]);
+  // "Embed on a page" measures the frame's height in a hidden frame of the lab itself.
+  assert.deepEqual(policy['frame-src'], ["'self'"]);
   assert.deepEqual(policy['img-src'], ["'self'", 'data:'], 'the favicon is a data: URI');
   assert.equal(policy['frame-ancestors'], undefined, 'framing stays allowed (and a meta cannot set it)');
 

@@ -33,6 +33,9 @@ async function dialogCode(page, query, shows, edit = async () => {}) {
   await dialog.waitFor();
   await dialog.getByLabel(shows).check();
   await edit(dialog);
+  // The height the frame will ask for, measured for the view.
+  await page.waitForTimeout(300);
+  await page.locator('#embed-height:not([data-measuring])').waitFor();
   const code = await page.getByTestId('embed-snippet').inputValue();
   const csp = await page.getByTestId('embed-csp').innerText();
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -64,6 +67,16 @@ async function openHost(context, name, body, { width = 1100, site = 'same' } = {
       for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shift += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   }, docsOrigin(site));
+  // In each lesson frame: whether the sandbox's request panel was ever on show.
+  await docs.addInitScript(() => {
+    if (window === top || !new URLSearchParams(location.search).get('scenario')) return;
+    window.sawSandbox = false;
+    const look = () => {
+      const request = document.querySelector('.panel.request');
+      if (request && request.getClientRects().length > 0) window.sawSandbox = true;
+    };
+    new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true });
+  });
   const refused = [];
   docs.on('console', (m) => { if (/Refused to|Content Security Policy/i.test(m.text())) refused.push(m.text()); });
   await docs.goto(`${docsOrigin(site)}/guide/${name}`);
@@ -140,7 +153,10 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
         column: document.querySelector('main').getBoundingClientRect().width,
       }));
       assert.ok(frameWidth <= column, `the 640 px frame fits its ${column} px column: ${frameWidth}`);
-      console.log(`host layout shift at ${width} px: ${(await docs.evaluate(() => shift)).toFixed(3)}`);
+      const shift = await docs.evaluate(() => shift);
+      console.log(`host layout shift at ${width} px: ${shift.toFixed(3)}`);
+      assert.ok(shift <= 0.05, `the host page's layout shift: ${shift}`);
+      for (const i of [1, 2]) assert.equal(await frames[i].evaluate(() => window.sawSandbox), false, `lesson frame ${i} never showed the sandbox`);
 
       if (width === 1100) {
         // In a lesson, PageDown, PageUp and Space are the docs page's; the arrows step it.

@@ -27,3 +27,5 @@ fi
 export CHROME_PATH="${CHROME_PATH:-$CHROMIUM}"
 echo "== measuring"
 node bench/run.mjs
+echo "== a docs page with two lesson frames, on a throttled link"
+node bench/embed.mjs

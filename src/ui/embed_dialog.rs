@@ -16,6 +16,10 @@ use super::controller::Controller;
 use super::page_env;
 use super::walk::Walk;
 
+/// The width the height is measured at while the frame fills its column (the
+/// width field's first value, a docs page's usual column).
+const DEFAULT_WIDTH: u32 = 720;
+
 /// Which view the frame shows, as the dialog's radio buttons name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shows {
@@ -52,8 +56,12 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
     let lang = RwSignal::new(ctl.lang.get_untracked());
     let theme = RwSignal::new(Theme::Auto);
     let full_width = RwSignal::new(true);
-    let width = RwSignal::new("720".to_string());
+    let width = RwSignal::new(DEFAULT_WIDTH.to_string());
     let height = RwSignal::new("640".to_string());
+    // The height is measured for what the frame shows until the author
+    // writes one of their own.
+    let height_edited = RwSignal::new(false);
+    let measuring = RwSignal::new(false);
     let fit = RwSignal::new(true);
     let copied = RwSignal::new(None::<bool>);
     let frame_id = RwSignal::new(String::new());
@@ -90,6 +98,7 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         lang.set(ctl.lang.get_untracked());
         frame_id.set(fresh_id());
         title_edited.set(false);
+        height_edited.set(false);
         copied.set(None);
         if let Some(dialog) = dialog.get_untracked() {
             let _ = dialog.show_modal();
@@ -115,6 +124,22 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         }
     });
     let height_read = Memo::new(move |_| height.with(|h| read_size(h, &HEIGHTS)));
+    // The view the frame shows, with its address's parts.
+    let shown_view = move || {
+        opened.with(|o| match shows.get() {
+            Shows::Sandbox => EmbedView::Sandbox,
+            Shows::State => EmbedView::State {
+                token: o.token.clone(),
+            },
+            Shows::Lesson => match &o.place {
+                Some((scenario, step)) => EmbedView::Lesson {
+                    scenario: scenario.clone(),
+                    step: *step,
+                },
+                None => EmbedView::Sandbox,
+            },
+        })
+    };
     let id_read = Memo::new(move |_| frame_id.with(|id| read_frame_id(id)));
     let title_read = Memo::new(move |_| title.with(|t| read_frame_title(t)));
     // The title the dialog offers: the lab's name in the frame's language,
@@ -149,19 +174,7 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         let Some(base) = page_env::lab_base() else {
             return;
         };
-        let view = opened.with(|o| match shows.get() {
-            Shows::Sandbox => EmbedView::Sandbox,
-            Shows::State => EmbedView::State {
-                token: o.token.clone(),
-            },
-            Shows::Lesson => match &o.place {
-                Some((scenario, step)) => EmbedView::Lesson {
-                    scenario: scenario.clone(),
-                    step: *step,
-                },
-                None => EmbedView::Sandbox,
-            },
-        });
+        let view = shown_view();
         let lang = lang.get();
         let embed = EmbedCode {
             base,
@@ -177,6 +190,47 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         code.set(embed.snippet());
         csp.set(embed.csp_lines());
         copied.set(None);
+    });
+    // What decides the frame's height: the view, its language and its width
+    // (the width field's when the frame fills a column of unknown width).
+    let measured_for = Memo::new(move |_| {
+        let base = page_env::lab_base()?;
+        let width = width_px.get().unwrap_or(DEFAULT_WIDTH);
+        let view = shown_view();
+        let embed = EmbedCode {
+            base,
+            view,
+            lang: lang.get(),
+            theme: Theme::Auto,
+            width: Width::Pixels(width),
+            height: 0,
+            fit_content: false,
+            title: String::new(),
+            id: super::embed_measure::MEASURE_ID.to_owned(),
+        };
+        Some((embed.src(), width))
+    });
+    let generation = StoredValue::new(0_u32);
+    Effect::new(move |_| {
+        let Some((src, width)) = measured_for.get() else {
+            return;
+        };
+        if !ctl.embedding.get() || height_edited.get_untracked() {
+            return;
+        }
+        let this = generation.get_value().wrapping_add(1);
+        generation.set_value(this);
+        measuring.set(true);
+        leptos::task::spawn_local(async move {
+            let told = super::embed_measure::measure(&src, width).await;
+            if generation.get_value() != this || height_edited.get_untracked() {
+                return;
+            }
+            measuring.set(false);
+            if let Some(told) = told {
+                height.set(told.clamp(*HEIGHTS.start(), *HEIGHTS.end()).to_string());
+            }
+        });
     });
     let copy = move |_| {
         let text = code.get_untracked();
@@ -207,7 +261,9 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
                            label: fn(Lang) -> &'static str,
                            text: RwSignal<String>,
                            read: Memo<Result<u32, crate::embed_code::SizeError>>,
-                           off: Signal<bool>| {
+                           off: Signal<bool>,
+                           edited: Option<RwSignal<bool>>,
+                           busy: Signal<bool>| {
         let error_id = format!("{id}-error");
         // A field not in use (the column's width chosen) has nothing to say.
         let error = move || {
@@ -228,7 +284,14 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
                     prop:value=move || text.get()
                     aria-invalid=move || error().is_some().to_string()
                     aria-describedby=error_id.clone()
-                    on:input=move |ev| text.set(event_target_value(&ev))
+                    aria-busy=move || busy.get().to_string()
+                    data-measuring=move || busy.get().then_some("true")
+                    on:input=move |ev| {
+                        if let Some(edited) = edited {
+                            edited.set(true);
+                        }
+                        text.set(event_target_value(&ev));
+                    }
                 />
                 <p class="field-error" id=error_id role="status">{error}</p>
             </div>
@@ -325,8 +388,8 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
                 <span class="switch-label">{move || t().embed_full_width}</span>
             </label>
             <div class="embed-row">
-                {size_field("embed-width", |l| l.texts().embed_width, width, width_px, Signal::derive(move || full_width.get()))}
-                {size_field("embed-height", |l| l.texts().embed_height, height, height_read, Signal::derive(|| false))}
+                {size_field("embed-width", |l| l.texts().embed_width, width, width_px, Signal::derive(move || full_width.get()), None, Signal::derive(|| false))}
+                {size_field("embed-height", |l| l.texts().embed_height, height, height_read, Signal::derive(|| false), Some(height_edited), measuring.into())}
             </div>
             {text_field("embed-frame-title", |l| l.texts().embed_frame_title, title, title_wrong, Some(title_edited), "auto")}
             {text_field("embed-id", |l| l.texts().embed_id, frame_id, id_wrong, None, "ltr")}

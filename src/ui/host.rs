@@ -30,6 +30,8 @@ thread_local! {
     static MEASURE_ASKED: Cell<bool> = const { Cell::new(false) };
     /// The lab has told the host it is ready, and tells its height since.
     static READY: Cell<bool> = const { Cell::new(false) };
+    /// The lab was ready while an embedded lesson was still being drawn.
+    static READY_WAITS: Cell<bool> = const { Cell::new(false) };
     /// For each mark down the frame, the bottom of its part in the host's
     /// window, or `None` while it is out of it (see `follow_seen_part`).
     static SEEN_BOTTOMS: RefCell<Vec<Option<f64>>> = const { RefCell::new(Vec::new()) };
@@ -209,9 +211,21 @@ pub fn tell_ready() {
     if HOST.with(|host| host.borrow().is_none()) {
         return;
     }
+    // A lesson's first height is the lesson's, not the sandbox's under it.
+    if page_env::lesson_starting() {
+        READY_WAITS.with(|waits| waits.set(true));
+        return;
+    }
     tell(&LabEvent::Ready);
     READY.with(|ready| ready.set(true));
     tell_height_changes();
+}
+
+/// The embedded lesson is drawn: the ready that waited for it is told now.
+pub fn lesson_drawn() {
+    if READY_WAITS.with(|waits| waits.replace(false)) {
+        tell_ready();
+    }
 }
 
 /// Measures the natural height after every change to the page's content or

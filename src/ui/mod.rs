@@ -10,6 +10,7 @@ mod deferred;
 mod drawer;
 mod drawers;
 mod embed_dialog;
+mod embed_measure;
 mod explorer_engine;
 mod explorer_view;
 mod handout_picture;
@@ -231,6 +232,21 @@ pub fn App(
         }
     });
     Effect::new(move |_| page_env::mark_walking(walk.open.get()));
+    // An embedded lesson is drawn once its walkthrough opens, or once a
+    // notice says why it cannot (an unknown step, files that did not load).
+    if page_env::lesson_starting() {
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let drawn = walk.open.get() || ctl.notice.with(Option::is_some);
+            if drawn {
+                page_env::lesson_drawn();
+                host::lesson_drawn();
+            }
+            drawn
+        });
+    }
     let texts = move || ctl.lang.get().texts();
     // The chart follows the account of the newest attempt.
     let chart_account = Signal::derive(move || {
@@ -347,6 +363,8 @@ pub fn App(
             </div>
         </header>
         <main class="lab">
+            // An embedded lesson's box until the lesson is drawn (style/main.css).
+            {embed.then(|| view! { <p class="lesson-loading" role="status">{move || texts().boot_loading}</p> })}
             // The how-to steps aside for a walkthrough and for a challenge,
             // which say what to do themselves.
             {move || (!embed && !walk.open.get() && walk.challenge.get().is_none()).then(|| view! {

@@ -748,6 +748,18 @@ pub fn viewport_height() -> f64 {
 }
 
 /// Whether the walkthrough is open (the page's root says so).
+/// An embedded lesson not yet drawn (index.html's boot script marks it).
+pub fn lesson_starting() -> bool {
+    document()
+        .document_element()
+        .is_some_and(|root| root.class_list().contains("lesson-start"))
+}
+
+/// The embedded lesson is drawn: the lab's place is its own from now on.
+pub fn lesson_drawn() {
+    mark_root("lesson-start", false);
+}
+
 pub fn is_walking() -> bool {
     document()
         .document_element()
