@@ -78,7 +78,8 @@ async function openHost(context, name, body, { width = 1100, site = 'same' } = {
     new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true });
   });
   const refused = [];
-  docs.on('console', (m) => { if (/Refused to|Content Security Policy/i.test(m.text())) refused.push(m.text()); });
+  // A policy's refusals, and a message posted to a frame not (yet) the lab's.
+  docs.on('console', (m) => { if (/Refused to|Content Security Policy|Failed to execute 'postMessage'/i.test(m.text())) refused.push(m.text()); });
   await docs.goto(`${docsOrigin(site)}/guide/${name}`);
   return { docs, refused };
 }
@@ -139,7 +140,7 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
       const frames = await labFrames(docs, 3);
       await settled(docs);
       assert.deepEqual(await docs.evaluate(() => violations), [], 'no CSP violation on the host');
-      assert.deepEqual(refused, [], 'nothing refused by a policy');
+      assert.deepEqual(refused, [], 'nothing refused by a policy, no message posted to a frame not the lab');
       for (let i = 0; i < frames.length; i += 1) {
         const height = Number(await docs.locator('iframe').nth(i).getAttribute('height'));
         assert.notEqual(height, 640, `frame ${i} took its content's height`);
@@ -171,6 +172,12 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
         }
         await frames[2].page().keyboard.press('ArrowRight');
         await frames[2].locator('[data-testid="step-counter"][data-step="3"]').waitFor();
+        // Its list of keys names only the keys it takes.
+        await frames[2].page().keyboard.press('Shift+Slash');
+        const keys = await frames[2].getByTestId('keys-help').innerText();
+        assert.match(keys, /→/);
+        assert.doesNotMatch(keys, /Page Down|Space|Presenter/, keys);
+        await frames[2].page().keyboard.press('Escape');
       }
       // Each keeps its own session across a reload of the docs page.
       const rowsBefore = await rowCount(frames[0]);
@@ -184,6 +191,9 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
       assert.equal(await rowCount(again[0]), rowsBefore + 2, 'the sandbox frame kept its rows');
       await again[1].getByTestId('lesson-title').waitFor();
       await again[2].getByTestId('lesson-title').waitFor();
+      // A lesson is back at the reader's step, not the address's.
+      assert.equal(await again[1].getByTestId('step-counter').getAttribute('data-step'), '1');
+      assert.equal(await again[2].getByTestId('step-counter').getAttribute('data-step'), '3', "the s4 lesson at the reader's step 3");
       for (const frame of again) assert.equal(await frame.getByTestId('notice').count(), 0, 'no other-tab notice');
       await docs.close();
     }
@@ -245,7 +255,7 @@ test('a frame sandboxed with allow-scripts alone says in its language, within 5 
   suite.withLab({ query: '?lang=en' }, async (page, lab) => {
     const body = ['en', 'fa'].map((lang) =>
       `<iframe src="${suite.server.url}?embed=1&lang=${lang}&id=boxed-${lang}" sandbox="allow-scripts" title="Lab ${lang}" width="600" height="400"></iframe>`).join('\n');
-    const { docs } = await openHost(lab.context, 'boxed.html', body);
+    const { docs, refused } = await openHost(lab.context, 'boxed.html', `${body}\n<script src="${suite.server.url}embed.js" async></script>`);
     const said = [];
     for (let i = 0; i < 2; i += 1) {
       const frame = await (await docs.locator('iframe').nth(i).elementHandle()).contentFrame();
@@ -255,10 +265,12 @@ test('a frame sandboxed with allow-scripts alone says in its language, within 5 
       assert.equal(await frame.locator('.boot-loading').count(), 0, 'no "loading" that never ends');
       assert.equal(await frame.locator('.boot').count(), 1, "the frame's language alone");
     }
+    assert.deepEqual(refused.filter((m) => /postMessage/.test(m)), [], 'embed.js asks no sandboxed frame');
     assert.match(said[0], /allow-same-origin/);
     assert.match(said[0], /^This frame cannot start the lab/);
     assert.match(said[1], /allow-same-origin/);
     assert.match(said[1], /قاب/);
+    await docs.screenshot({ path: `${ARTIFACTS}/paste-sandboxed.png` });
   }));
 
 test("a frame the browser gives no storage, on another site's page, says its work lasts the visit (and not that storage is off or full)", () =>

@@ -35,6 +35,23 @@
     frame.style.maxWidth = style.boxSizing === 'border-box' || edges === 0 ? '100%' : `calc(100% - ${edges}px)`;
   };
 
+  // A frame already on the lab's page: not still the page's own blank one
+  // (a lazy frame not yet loaded), nor sandboxed into an origin of its own.
+  // Asking any other would only leave a warning in the console.
+  const showsTheLab = (frame) => {
+    if (!frame.contentWindow) return false;
+    if (frame.sandbox.length > 0 && !frame.sandbox.contains('allow-same-origin')) return false;
+    try {
+      // Readable while the frame is of this page's origin: its blank page, or
+      // the lab when it is served from the docs site itself.
+      const href = frame.contentWindow.location.href;
+      return href !== 'about:blank' && new URL(href).origin === origin;
+    } catch {
+      // Another origin's page: the lab's.
+      return true;
+    }
+  };
+
   addEventListener('message', (event) => {
     if (event.origin !== origin || event.data?.type !== 'idempotency-lab:resize') return;
     const height = Number(event.data.height);
@@ -49,7 +66,7 @@
   // already there to tell it again, and keep every lab frame in its column.
   for (const frame of labFrames()) {
     fitColumn(frame);
-    frame.contentWindow?.postMessage({ type: 'idempotency-lab:measure' }, origin);
+    if (showsTheLab(frame)) frame.contentWindow.postMessage({ type: 'idempotency-lab:measure' }, origin);
   }
   // Frames the page adds later (a docs site that loads its pages itself).
   new MutationObserver((records) => {

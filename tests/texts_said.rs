@@ -171,7 +171,7 @@ fn the_walkthrough_says_each_value_in_its_place() {
     assert_eq!(w.paces(), ["Slow", "Normal", "Fast"]);
     // A presentation clicker's Page Down steps too, on over a section's end.
     assert_eq!(
-        w.keys_list()[0],
+        w.keys_list(false)[0],
         (
             "→ · Page Down",
             "Next step, on into the next section (← in Persian)"
@@ -181,14 +181,28 @@ fn the_walkthrough_says_each_value_in_its_place() {
         w.course_done,
         "That was the course's last step: the course is done."
     );
-    assert_eq!(w.keys_list()[1].0, "← · Page Up");
+    assert_eq!(w.keys_list(false)[1].0, "← · Page Up");
+    assert_eq!(w.keys_list(false).len(), 8);
+    // An embedded lesson leaves Page Down, Page Up and Space to the docs page,
+    // and has no presenter mode: its list does not name them.
+    let lesson = w.keys_list(true);
+    assert_eq!(lesson[0].0, "→");
+    assert_eq!(lesson[1].0, "←");
+    for (key, does) in &lesson {
+        assert!(
+            !key.contains("Page") && !key.contains("Space") && !key.contains('P'),
+            "{key}"
+        );
+        assert!(!does.contains("presenter"), "{does}");
+    }
     let fa = Lang::Fa.walk();
     assert_eq!(fa.step_of(4, 8), "گام ۴ از ۸");
     assert_eq!(
-        fa.keys_list()[0].0,
+        fa.keys_list(false)[0].0,
         "← یا Page Down",
         "Persian's next step is to the left"
     );
+    assert_eq!(fa.keys_list(true)[0].0, "←");
 }
 
 /// Every case of a choice in its own words, in each language.

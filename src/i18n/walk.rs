@@ -56,7 +56,9 @@ impl WalkTexts {
     }
 
     /// The single-key shortcuts: the key as the keyboard names it, and what it does.
-    pub fn keys_list(&self) -> [(&'static str, &'static str); SHORTCUTS] {
+    /// An embedded lesson leaves Page Down, Page Up and Space to the docs page,
+    /// and has no presenter mode: its list names the keys it takes.
+    pub fn keys_list(&self, lesson: bool) -> Vec<(&'static str, &'static str)> {
         const KEYS: [(&str, &str); SHORTCUTS] = [
             ("walk.shortcut.1", "walk.shortcut.1.does"),
             ("walk.shortcut.2", "walk.shortcut.2.does"),
@@ -67,7 +69,18 @@ impl WalkTexts {
             ("walk.shortcut.7", "walk.shortcut.7.does"),
             ("walk.shortcut.8", "walk.shortcut.8.does"),
         ];
-        KEYS.map(|(key, does)| (self.catalog.word(key), self.catalog.word(does)))
+        const IN_A_LESSON: [(&str, &str); 6] = [
+            ("walk.shortcut.1.lesson", "walk.shortcut.1.does"),
+            ("walk.shortcut.2.lesson", "walk.shortcut.2.does"),
+            ("walk.shortcut.4", "walk.shortcut.4.does"),
+            ("walk.shortcut.5", "walk.shortcut.5.does"),
+            ("walk.shortcut.7", "walk.shortcut.7.does"),
+            ("walk.shortcut.8.lesson", "walk.shortcut.8.lesson.does"),
+        ];
+        let keys: &[(&str, &str)] = if lesson { &IN_A_LESSON } else { &KEYS };
+        keys.iter()
+            .map(|(key, does)| (self.catalog.word(key), self.catalog.word(does)))
+            .collect()
     }
 
     /// What "Show me" left to the learner: the move, told in words.

@@ -609,9 +609,16 @@ fn restore_page(ctl: Controller, walk: Walk, found: Result<AtStart, ChunkError>)
     walk.persist();
     // A deep link into the walkthrough (`?scenario=s3&step=2`); embedded, a
     // lesson of that scenario alone.
-    if let Some((id, step)) = page_env::walk_link() {
+    if let Some((id, mut step)) = page_env::walk_link() {
         if page_env::is_embed() {
             walk.make_lesson();
+            // The step the reader was at before a reload, not the address's.
+            step = page_env::lesson_place(&id).or(step);
+            Effect::new(move |_| {
+                if let (true, Some((scenario, step))) = (walk.open.get(), walk.place()) {
+                    page_env::save_lesson_place(&scenario, step);
+                }
+            });
         }
         walk.start_from_link(id, step);
     }

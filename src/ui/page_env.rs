@@ -388,6 +388,27 @@ pub fn save(json: &str) -> bool {
     storage().is_some_and(write) || for_tab
 }
 
+/// An embedded lesson's place, kept for this frame (beside its session) so a
+/// reload shows the step the reader was at: `scenario` and the step from 1.
+pub fn save_lesson_place(scenario: &str, step: usize) {
+    let key = format!("{}:lesson", storage_key());
+    let place = format!("{scenario} {step}");
+    for storage in [tab_storage(), storage()].into_iter().flatten() {
+        let _ = storage.set_item(&key, &place);
+    }
+}
+
+/// The step (from 1) this frame's lesson of `scenario` was at, if it kept one.
+pub fn lesson_place(scenario: &str) -> Option<String> {
+    let key = format!("{}:lesson", storage_key());
+    let kept = [tab_storage(), storage()]
+        .into_iter()
+        .flatten()
+        .find_map(|storage| storage.get_item(&key).ok().flatten())?;
+    let (kept_scenario, step) = kept.split_once(' ')?;
+    (kept_scenario == scenario).then(|| step.to_owned())
+}
+
 /// Calls `saved_elsewhere` when another tab of this browser saves a lab session
 /// under the same key (the browser tells every other tab of a change).
 pub fn on_other_tab_save(saved_elsewhere: impl Fn() + 'static) -> impl FnOnce() {

@@ -157,7 +157,7 @@ pub fn KeysHelp(walk: Walk) -> impl IntoView {
                     <h3 id="walk-keys-title">{move || t().keys_title}</h3>
                     <dl>
                         {move || {
-                            t().keys_list()
+                            t().keys_list(walk.lesson())
                                 .iter()
                                 .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
                                 .collect_view()
