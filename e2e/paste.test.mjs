@@ -53,7 +53,10 @@ function policyFrom(csp) {
 async function openHost(context, name, body, { width = 1100, site = 'same' } = {}) {
   const docs = await context.newPage();
   await docs.setViewportSize({ width, height: 800 });
-  await writeFile(join(docsRoot, name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Docs</title></head>
+  // A docs column, in the site's own style sheet (its policy refuses a style attribute).
+  await writeFile(join(docsRoot, 'docs.css'), 'main { max-width: 756px; margin: 0 auto; }\n');
+  await writeFile(join(docsRoot, name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Docs</title>
+<link rel="stylesheet" href="docs.css"></head>
 <body><main><h1>Retries, by example</h1><p>Read this, then try it.</p>${body}<p id="end">The end of the guide.</p></main></body></html>`);
   // Outside the page's policy (a test's own probe): violations and the host's layout shifts.
   await docs.addInitScript((docsOrigin) => {
@@ -136,7 +139,9 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
     const body = codes.map((code, i) => `${code}\n<p id="after-${i}">After frame ${i}.</p>`).join('\n');
 
     for (const width of [1100, 390]) {
-      const { docs, refused } = await openHost(lab.context, `guide-${width}.html`, body, { width });
+      // Each width a reader of its own (a phone's browser keeps nothing of the desktop's).
+      const context = width === 1100 ? lab.context : await suite.browser.newContext();
+      const { docs, refused } = await openHost(context, `guide-${width}.html`, body, { width });
       const frames = await labFrames(docs, 3);
       await settled(docs);
       assert.deepEqual(await docs.evaluate(() => violations), [], 'no CSP violation on the host');
@@ -154,6 +159,15 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
         column: document.querySelector('main').getBoundingClientRect().width,
       }));
       assert.ok(frameWidth <= column, `the 640 px frame fits its ${column} px column: ${frameWidth}`);
+      // The height reserved for the frame's width (a phone's, measured apart) was the one it took.
+      for (let i = 0; i < frames.length; i += 1) {
+        const { reserved, took, width: w } = await docs.locator('iframe').nth(i).evaluate((f) => {
+          const pairs = f.dataset.labHeights.split(' ').map((p) => p.split(':').map(Number));
+          const nearest = pairs.reduce((a, b) => (Math.abs(b[0] - f.clientWidth) < Math.abs(a[0] - f.clientWidth) ? b : a));
+          return { reserved: nearest[1], took: Number(f.height), width: f.clientWidth };
+        });
+        assert.ok(Math.abs(reserved - took) <= took * 0.1, `frame ${i} at ${w} px: reserved ${reserved}, took ${took}`);
+      }
       const shift = await docs.evaluate(() => shift);
       console.log(`host layout shift at ${width} px: ${shift.toFixed(3)}`);
       assert.ok(shift <= 0.05, `the host page's layout shift: ${shift}`);
@@ -193,9 +207,11 @@ test("the dialog's snippets, pasted unchanged on another site under a strict pol
       await again[2].getByTestId('lesson-title').waitFor();
       // A lesson is back at the reader's step, not the address's.
       assert.equal(await again[1].getByTestId('step-counter').getAttribute('data-step'), '1');
-      assert.equal(await again[2].getByTestId('step-counter').getAttribute('data-step'), '3', "the s4 lesson at the reader's step 3");
+      const readerAt = width === 1100 ? '3' : '2';
+      assert.equal(await again[2].getByTestId('step-counter').getAttribute('data-step'), readerAt, "the s4 lesson at the reader's step");
       for (const frame of again) assert.equal(await frame.getByTestId('notice').count(), 0, 'no other-tab notice');
       await docs.close();
+      if (context !== lab.context) await context.close();
     }
   }));
 

@@ -45,6 +45,11 @@ pub struct EmbedCode {
     pub theme: Theme,
     pub width: Width,
     pub height: u32,
+    /// Heights measured at other widths (`(width, height)` in pixels): written
+    /// as `data-lab-heights` when the snippet has the host script, which gives
+    /// a frame the one for the width nearest its own before the lab arrives,
+    /// so a phone's narrower column reserves its own.
+    pub heights_at: Vec<(u32, u32)>,
     /// Adds the host script, so the frame takes its content's height.
     pub fit_content: bool,
     /// The frame's title, for screen readers.
@@ -110,8 +115,19 @@ impl EmbedCode {
             Width::Full => "100%".to_owned(),
             Width::Pixels(px) => px.to_string(),
         };
+        // The other widths' heights only mean something to the host script.
+        let heights_at = if self.fit_content && !self.heights_at.is_empty() {
+            let list: Vec<String> = self
+                .heights_at
+                .iter()
+                .map(|(width, height)| format!("{width}:{height}"))
+                .collect();
+            format!(" data-lab-heights=\"{}\"", list.join(" "))
+        } else {
+            String::new()
+        };
         let frame = format!(
-            "<iframe src=\"{}\" title=\"{}\"\n        width=\"{width}\" height=\"{}\" allow=\"clipboard-write\" loading=\"lazy\"></iframe>",
+            "<iframe src=\"{}\" title=\"{}\"\n        width=\"{width}\" height=\"{}\"{heights_at} allow=\"clipboard-write\" loading=\"lazy\"></iframe>",
             attribute(&self.src()),
             attribute(&self.title),
             self.height,
@@ -134,6 +150,24 @@ fn attribute(value: &str) -> String {
         .replace('"', "&quot;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// A phone's docs column (390 px less the page's margins) and a wide page's:
+/// the other widths the height is measured at, for `embed.js` to reserve the
+/// one nearest a frame's own width.
+pub const OTHER_WIDTHS: [u32; 2] = [374, 1024];
+
+/// The widths to measure at, narrowest first: the frame's, and each other one
+/// not within 64 px of it.
+pub fn measured_widths(width: u32) -> Vec<u32> {
+    let mut widths = vec![width];
+    widths.extend(
+        OTHER_WIDTHS
+            .into_iter()
+            .filter(|other| other.abs_diff(width) > 64),
+    );
+    widths.sort_unstable();
+    widths
 }
 
 /// Why a size was refused.

@@ -52,6 +52,22 @@
     }
   };
 
+  // Until a frame tells its height, the height measured at the width nearest
+  // its own (`data-lab-heights="374:996 720:693"`, written by the dialog), so
+  // a phone's narrower, taller column is reserved before the lab arrives.
+  const told = new WeakSet();
+  const reserve = (frame) => {
+    if (told.has(frame) || !frame.dataset.labHeights) return;
+    const width = frame.clientWidth;
+    let best = null;
+    for (const pair of frame.dataset.labHeights.trim().split(/\s+/)) {
+      const [w, h] = pair.split(':').map(Number);
+      if (!(w > 0 && h > 0)) continue;
+      if (!best || Math.abs(w - width) < Math.abs(best[0] - width)) best = [w, h];
+    }
+    if (best && frame.height !== String(best[1])) frame.height = String(best[1]);
+  };
+
   addEventListener('message', (event) => {
     if (event.origin !== origin || event.data?.type !== 'idempotency-lab:resize') return;
     const height = Number(event.data.height);
@@ -59,6 +75,7 @@
     const frame = labFrames().find((f) => f.contentWindow === event.source);
     if (!frame) return;
     fitColumn(frame);
+    told.add(frame);
     frame.height = String(Math.ceil(height));
   });
 
@@ -66,11 +83,17 @@
   // already there to tell it again, and keep every lab frame in its column.
   for (const frame of labFrames()) {
     fitColumn(frame);
+    reserve(frame);
     if (showsTheLab(frame)) frame.contentWindow.postMessage({ type: 'idempotency-lab:measure' }, origin);
   }
   // Frames the page adds later (a docs site that loads its pages itself).
   new MutationObserver((records) => {
-    if (records.some((r) => r.addedNodes.length > 0)) labFrames().forEach(fitColumn);
+    if (records.some((r) => r.addedNodes.length > 0)) {
+      for (const frame of labFrames()) {
+        fitColumn(frame);
+        reserve(frame);
+      }
+    }
   }).observe(document.documentElement, {
     childList: true,
     subtree: true,

@@ -16,6 +16,7 @@ fn code(view: EmbedView) -> EmbedCode {
         theme: Theme::Auto,
         width: Width::Full,
         height: 640,
+        heights_at: Vec::new(),
         fit_content: false,
         title: "Idempotency Lab".into(),
         id: String::new(),
@@ -196,4 +197,37 @@ fn a_frame_name_is_short_and_plain_and_a_title_is_not_blank() {
     assert_eq!(read_frame_title(&"ب".repeat(120)), Some("ب".repeat(120)));
     assert_eq!(read_frame_title(&"ب".repeat(121)), None);
     assert_eq!(read_frame_title(" \t"), None);
+}
+
+#[test]
+fn heights_at_other_widths_go_with_the_host_script_alone() {
+    let mut lesson = code(EmbedView::Lesson {
+        scenario: "s2".into(),
+        step: 1,
+    });
+    lesson.height = 693;
+    lesson.heights_at = vec![(374, 996), (720, 693)];
+    assert!(
+        !lesson.snippet().contains("data-lab-heights"),
+        "without the script nothing reads them"
+    );
+    lesson.fit_content = true;
+    assert!(lesson
+        .snippet()
+        .contains("height=\"693\" data-lab-heights=\"374:996 720:693\" allow="));
+    lesson.heights_at.clear();
+    assert!(!lesson.snippet().contains("data-lab-heights"));
+}
+
+#[test]
+fn the_height_is_measured_at_the_frames_width_and_at_a_phones_and_a_wide_pages() {
+    use idempotency_lab::embed_code::measured_widths;
+    assert_eq!(measured_widths(720), [374, 720, 1024]);
+    // A width near another one stands for it.
+    assert_eq!(measured_widths(400), [400, 1024]);
+    assert_eq!(measured_widths(438), [438, 1024]);
+    assert_eq!(measured_widths(439), [374, 439, 1024]);
+    assert_eq!(measured_widths(1000), [374, 1000]);
+    assert_eq!(measured_widths(374), [374, 1024]);
+    assert_eq!(measured_widths(2400), [374, 1024, 2400]);
 }

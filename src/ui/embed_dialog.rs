@@ -6,7 +6,8 @@
 use leptos::prelude::*;
 
 use crate::embed_code::{
-    read_frame_id, read_frame_title, read_size, EmbedCode, EmbedView, Width, HEIGHTS, WIDTHS,
+    measured_widths, read_frame_id, read_frame_title, read_size, EmbedCode, EmbedView, Width,
+    HEIGHTS, WIDTHS,
 };
 use crate::host_message::Theme;
 use crate::i18n::Lang;
@@ -62,6 +63,7 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
     // writes one of their own.
     let height_edited = RwSignal::new(false);
     let measuring = RwSignal::new(false);
+    let heights_at = RwSignal::new(Vec::<(u32, u32)>::new());
     let fit = RwSignal::new(true);
     let copied = RwSignal::new(None::<bool>);
     let frame_id = RwSignal::new(String::new());
@@ -99,6 +101,7 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         frame_id.set(fresh_id());
         title_edited.set(false);
         height_edited.set(false);
+        heights_at.set(Vec::new());
         copied.set(None);
         if let Some(dialog) = dialog.get_untracked() {
             let _ = dialog.show_modal();
@@ -183,6 +186,12 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
             theme: theme.get(),
             width,
             height,
+            // An author's own height stands: no measured one replaces it.
+            heights_at: if height_edited.get() {
+                Vec::new()
+            } else {
+                heights_at.get()
+            },
             fit_content: fit.get(),
             title,
             id,
@@ -204,6 +213,7 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
             theme: Theme::Auto,
             width: Width::Pixels(width),
             height: 0,
+            heights_at: Vec::new(),
             fit_content: false,
             title: String::new(),
             id: super::embed_measure::MEASURE_ID.to_owned(),
@@ -221,15 +231,35 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
         let this = generation.get_value().wrapping_add(1);
         generation.set_value(this);
         measuring.set(true);
+        heights_at.set(Vec::new());
         leptos::task::spawn_local(async move {
-            let told = super::embed_measure::measure(&src, width).await;
+            // At the frame's width, and at a phone's and a wide page's
+            // columns, at once (a frame that fills its column may get either).
+            let widths = measured_widths(width);
+            let told = futures::future::join_all(
+                widths
+                    .iter()
+                    .map(|w| super::embed_measure::measure(&src, *w)),
+            )
+            .await;
             if generation.get_value() != this || height_edited.get_untracked() {
                 return;
             }
             measuring.set(false);
-            if let Some(told) = told {
-                height.set(told.clamp(*HEIGHTS.start(), *HEIGHTS.end()).to_string());
+            // The list holds what each width asks for (a short lesson on a
+            // wide page may ask for less than the field's least height,
+            // which is for a frame without the script).
+            let at: Vec<(u32, u32)> = widths
+                .iter()
+                .zip(&told)
+                .filter_map(|(w, h)| h.map(|h| (*w, h.min(*HEIGHTS.end()))))
+                .collect();
+            if let Some((_, h)) = at.iter().find(|(w, _)| *w == width) {
+                height.set(h.clamp(HEIGHTS.start(), HEIGHTS.end()).to_string());
             }
+            // One width alone is the frame's height: nothing to choose from.
+            let at = if at.len() > 1 { at } else { Vec::new() };
+            heights_at.set(at);
         });
     });
     let copy = move |_| {
