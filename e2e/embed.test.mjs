@@ -496,6 +496,9 @@ test('the full lab writes the embed code for what it shows; pasted into a page, 
     assert.notEqual(await dialog.locator('#embed-height-error').innerText(), '');
     await height.fill('900');
     assert.match(await code(), /width="800" height="900"/);
+    // A height typed while the dialog measured stands, and the field is not left busy.
+    await page.locator('#embed-height:not([data-measuring])').waitFor();
+    assert.match(await code(), /width="800" height="900" allow=/, 'no measured heights beside a typed one');
     // Without the script, the frame alone.
     await dialog.getByLabel(/Grow the frame/).uncheck();
     assert.doesNotMatch(await code(), /<script/);

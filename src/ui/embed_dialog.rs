@@ -242,10 +242,13 @@ pub fn EmbedDialog(ctl: Controller, walk: Walk) -> impl IntoView {
                     .map(|w| super::embed_measure::measure(&src, *w)),
             )
             .await;
-            if generation.get_value() != this || height_edited.get_untracked() {
+            if generation.get_value() != this {
                 return;
             }
             measuring.set(false);
+            if height_edited.get_untracked() {
+                return;
+            }
             // The list holds what each width asks for (a short lesson on a
             // wide page may ask for less than the field's least height,
             // which is for a frame without the script).
