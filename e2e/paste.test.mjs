@@ -90,6 +90,8 @@ async function openHost(context, name, body, { width = 1100, site = 'same' } = {
 async function labFrames(docs, count) {
   const found = [];
   for (let i = 0; i < count; i += 1) {
+    // A reader scrolls to it: a lazy frame far below the first screen loads then.
+    await docs.locator('iframe').nth(i).scrollIntoViewIfNeeded();
     const frame = await (await docs.locator('iframe').nth(i).elementHandle()).contentFrame();
     await frame.waitForSelector('body[data-settled="true"]');
     found.push(frame);
