@@ -319,6 +319,7 @@ fn sent(attempt: u64, account: &str, origin: Origin, repeats: Option<u64>) -> Ev
             acknowledgement_will_be_lost: false,
             redelivery_of: repeats.filter(|_| origin == Origin::Redelivered),
             retry_of: repeats.filter(|_| origin == Origin::AutoRetry),
+            transit: 0,
         },
     }
 }

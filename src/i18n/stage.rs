@@ -8,7 +8,7 @@ use std::ops::Deref;
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
 use crate::core::{PointWorker, Table};
-use crate::lab::{CallerMark, CallerState, ProcessState, Stage, StoreMark, TokenKind};
+use crate::lab::{CallerMark, CallerState, Hop, ProcessState, Stage, StoreMark, TokenKind};
 
 words!(
     /// The stage's messages that take no value.
@@ -286,9 +286,35 @@ impl StageTexts {
                 ],
             ));
         }
-        let moving = stage.tokens.iter().filter(|t| t.progress < 1.0).count()
+        let moving = stage
+            .tokens
+            .iter()
+            .filter(|t| t.progress < 1.0 && t.hop != Hop::Dropped)
+            .count()
             + stage.lane_counts.iter().map(|c| c.more).sum::<usize>();
         parts.push(self.say("stage.describe.moving", &[("n", count(moving))]));
+        // Each message the world has on its way, by its attempt: where it goes,
+        // or where an answer was lost.
+        for token in stage.tokens.iter().filter(|t| t.in_world) {
+            let Some(attempt) = token.attempt else {
+                continue;
+            };
+            let key = match token.hop {
+                Hop::Out => "stage.describe.hop.out",
+                Hop::Back => "stage.describe.hop.back",
+                Hop::Dropped => "stage.describe.hop.dropped",
+            };
+            parts.push(self.say(
+                key,
+                &[
+                    ("token", Arg::Text(self.token(token.kind).to_string())),
+                    (
+                        "attempt",
+                        Arg::Text(self.say("attempt_number", &[("n", Arg::Count(attempt))])),
+                    ),
+                ],
+            ));
+        }
         parts.join(". ") + "."
     }
 }

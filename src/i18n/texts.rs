@@ -41,7 +41,7 @@ words!(
     embed_width, embed_height, embed_fit, embed_code, embed_copy, embed_close, embed_id,
     embed_id_error, embed_frame_title, embed_title_error, embed_csp, embed_csp_frame, boot_loading, boot_sandboxed, newer, older, latest,
     world, speed, speed_paused, skip_to_idle, idle, running, caller_timeout_label,
-    processing_time_label, restart, restart_hint, naive, naive_hint, naive_balances, undo, redo,
+    processing_time_label, transit_label, transit_hint, restart, restart_hint, naive, naive_hint, naive_balances, undo, redo,
     move_hour, move_day, move_to_label, move_to, move_to_hint, time_format, time_minutes,
     storage, store_kind_label, crash_label, crash_hint, crash_armed, processes_label,
     processes_hint, routing_label, routing_one_process, retention_label, retention_hint,
@@ -302,6 +302,9 @@ impl Texts {
                     }
                     SettingError::ProcessingTime(ms) => {
                         ("lab_error.processing_time", MAX_SETTING_MS, ms)
+                    }
+                    SettingError::Transit(ms) => {
+                        ("lab_error.transit", crate::sim::MAX_TRANSIT_MS, ms)
                     }
                     SettingError::Retention(h) => (
                         "lab_error.retention",

@@ -315,6 +315,7 @@ impl Fold {
                 redelivery_of,
                 retry_of,
                 deadline,
+                transit,
             } => {
                 let origin = *origin;
                 let count = self
@@ -345,6 +346,7 @@ impl Fold {
                     deadline: *deadline,
                     redelivery_of: *redelivery_of,
                     retry_of: *retry_of,
+                    transit: *transit,
                 };
                 self.sent(attempt);
             }
@@ -562,6 +564,14 @@ impl Fold {
             Happening::ClockMoved { from } => {
                 self.mark(event.at, MarkerKind::Clock { from: *from })
             }
+            Happening::AnswerLost { attempt } => {
+                // Lost on its way back: however the loss was decided, the row
+                // says the store did the work and the caller never heard.
+                if let Some(handled) = self.tracked(*attempt).handled.as_mut() {
+                    handled.acknowledgement_lost = true;
+                }
+                self.sync_row(*attempt);
+            }
             Happening::Handled {
                 attempt,
                 store,
@@ -587,7 +597,10 @@ impl Fold {
                     at: event.at,
                     points_added,
                     store: store.clone(),
-                    acknowledgement_lost: *acknowledgement_lost,
+                    // An answer that travels is lost where it drops, on its
+                    // way back (the world says so then); one that takes no
+                    // time is lost as it leaves.
+                    acknowledgement_lost: *acknowledgement_lost && tracked.attempt.transit == 0,
                     balance_after: *balance,
                     granted_before_in: tracked.regranted.map(|(_, p, _)| p),
                     granted_before_by: tracked.regranted.map(|(a, _, _)| a),

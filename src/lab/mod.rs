@@ -23,6 +23,7 @@ mod state;
 mod story;
 mod text;
 mod timeline;
+mod tokens;
 mod world_reads;
 
 pub use action::{Action, MAX_BURST};
@@ -39,7 +40,7 @@ pub use state::{BalanceRead, LabError, LabState, StressProgress, STRESS_CONCURRE
 pub use crate::sim::{
     Acknowledge, AttemptId, Faults, Millis, ProcessNumber, Routing, Setting, SettingError,
     Settings, Slot, StoreKind, HOUR_MS, MAX_PROCESSES, MAX_RETENTION_HOURS, MAX_SETTING_MS,
-    MIN_CALLER_TIMEOUT_MS,
+    MAX_TRANSIT_MS, MIN_CALLER_TIMEOUT_MS,
 };
 pub use field_error::FieldError;
 pub use fold::Line;
@@ -58,9 +59,9 @@ pub use session::{
     MAX_SESSION_BYTES,
 };
 pub use stage::{
-    CallerMark, CallerState, Lane, LaneCount, ProcessState, Stage, StageCaller, StageDurable,
-    StageMail, StageProcess, StoreMark, StoreTables, Token, TokenKind, GHOST_MS, MAX_CALLERS,
-    MAX_STORE_ROWS, MAX_TOKENS_PER_LANE, STORE_MARK_MS, TRAVEL_MS,
+    CallerMark, CallerState, Hop, Lane, LaneCount, ProcessState, Stage, StageCaller, StageDurable,
+    StageMail, StageProcess, StoreMark, StoreTables, Token, TokenKind, DROP_MARK_MS, GHOST_MS,
+    MAX_CALLERS, MAX_STORE_ROWS, MAX_TOKENS_PER_LANE, STORE_MARK_MS, TRAVEL_MS,
 };
 pub use stage_part::StagePart;
 pub use story::{story_step, STORY_ACCOUNT, STORY_STEPS};

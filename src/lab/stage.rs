@@ -5,25 +5,23 @@
 //! and a right-to-left page mirrors them for free.
 
 use crate::core::{CrashPoint, GrantError, StoreStep, Table};
-use crate::sim::{AttemptId, Event, Happening, Millis, ProcessNumber, Slot};
+use crate::sim::{AttemptId, Millis, ProcessNumber, Slot};
 
 use super::state::{BalanceRead, LabState};
 use super::timeline::{AttemptRow, MarkerKind};
+pub use super::tokens::{
+    tokens, Hop, Lane, LaneCount, Token, TokenKind, DROP_MARK_MS, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+};
 
-/// How long, in virtual time, a token takes along its arrow.
-pub const TRAVEL_MS: Millis = 400;
 /// How long a process that ended stays drawn, dark, beside the one that took over.
 pub const GHOST_MS: Millis = 5_000;
 /// How long a mark on a store (a conflict, a torn write, an expiry) stays drawn.
 pub const STORE_MARK_MS: Millis = 5_000;
 /// Callers drawn at most: the newest.
 pub const MAX_CALLERS: usize = 4;
-/// Tokens drawn at most on one lane; the rest are counted on the arrow.
-pub const MAX_TOKENS_PER_LANE: usize = 6;
 /// Rows drawn at most in a store's tables; the rest are counted.
 pub const MAX_STORE_ROWS: usize = 4;
-/// The newest events read for tokens at most: a stress run's thousands of
-/// events in one instant are counted from these, never all walked every frame.
+/// The newest attempts read for callers at most.
 const SCAN_LIMIT: usize = 4_000;
 
 /// Where a caller stands with its call.
@@ -199,68 +197,6 @@ pub struct StageMail {
     pub emailed_twice: usize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum TokenKind {
-    Request,
-    Ack,
-    LostAck,
-    Redelivery,
-    Email,
-}
-
-impl TokenKind {
-    /// The stable name used in `data-kind`.
-    pub fn code(self) -> &'static str {
-        match self {
-            TokenKind::Request => "request",
-            TokenKind::Ack => "ack",
-            TokenKind::LostAck => "lost-ack",
-            TokenKind::Redelivery => "redelivery",
-            TokenKind::Email => "email",
-        }
-    }
-
-    /// Whether it travels from the process back towards the caller.
-    pub fn goes_back(self) -> bool {
-        matches!(self, TokenKind::Ack | TokenKind::LostAck)
-    }
-}
-
-/// Which arrow a token travels: a process's (between the callers and it), or
-/// the mail's (from the relay to the mail service).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Lane {
-    Process(ProcessNumber),
-    Mail,
-}
-
-/// Something on its way along an arrow.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Token {
-    /// The event that sent it on its way, by its place in the log: tells
-    /// tokens apart (two emails of one instant have no attempt).
-    pub event: usize,
-    pub attempt: Option<AttemptId>,
-    pub kind: TokenKind,
-    pub lane: Lane,
-    /// When it set off.
-    pub at: Millis,
-    /// How far along its way it is now: 0 where it starts, 1 where it arrives
-    /// (a lost acknowledgement never gets past the middle).
-    pub progress: f64,
-    /// Its place in a train of tokens of its kind that left its lane at the same
-    /// moment (0 leads): drawn one behind the other rather than on top.
-    pub rank: usize,
-}
-
-/// Tokens on one lane beyond those drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaneCount {
-    pub lane: Lane,
-    pub kind: TokenKind,
-    pub more: usize,
-}
-
 /// The world at one moment, as the stage draws it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stage {
@@ -379,7 +315,7 @@ impl LabState {
             emailed_twice: self.emailed_twice(),
         });
         let (tokens, lane_counts) = tokens(&self.world().events(), now, |id| {
-            self.attempt_by_id(id).map(|a| a.process)
+            self.attempt_by_id(id).map(|a| (a.process, a.transit))
         });
         Stage {
             now,
@@ -608,92 +544,4 @@ fn store_marks(markers: &[super::timeline::Marker], now: Millis) -> Vec<StoreMar
         .collect();
     marks.reverse();
     marks
-}
-
-/// The tokens on their way now: each leaves when its event happens and takes
-/// [`TRAVEL_MS`] to arrive. At most [`MAX_TOKENS_PER_LANE`] of a kind are drawn
-/// on a lane (the newest); the rest are counted.
-pub fn tokens(
-    log: &[Event],
-    now: Millis,
-    process_of: impl Fn(AttemptId) -> Option<ProcessNumber>,
-) -> (Vec<Token>, Vec<LaneCount>) {
-    let mut tokens: Vec<Token> = Vec::new();
-    let mut counts: Vec<LaneCount> = Vec::new();
-    let recent = log
-        .iter()
-        .enumerate()
-        .rev()
-        .take(SCAN_LIMIT)
-        .take_while(|(_, e)| e.at + TRAVEL_MS > now);
-    for (index, event) in recent {
-        let Some((kind, attempt, lane)) = token_of(event, &process_of) else {
-            continue;
-        };
-        let drawn = tokens
-            .iter()
-            .filter(|t| t.lane == lane && t.kind == kind)
-            .count();
-        if drawn == MAX_TOKENS_PER_LANE {
-            match counts.iter_mut().find(|c| c.lane == lane && c.kind == kind) {
-                Some(count) => count.more += 1,
-                None => counts.push(LaneCount {
-                    lane,
-                    kind,
-                    more: 1,
-                }),
-            }
-            continue;
-        }
-        let travelled = now.saturating_sub(event.at) as f64 / TRAVEL_MS as f64;
-        let progress = if kind == TokenKind::LostAck {
-            travelled.min(0.5)
-        } else {
-            travelled.min(1.0)
-        };
-        tokens.push(Token {
-            event: index,
-            attempt,
-            kind,
-            lane,
-            at: event.at,
-            progress,
-            rank: 0,
-        });
-    }
-    tokens.reverse();
-    for i in 0..tokens.len() {
-        let (lane, kind, at) = (tokens[i].lane, tokens[i].kind, tokens[i].at);
-        tokens[i].rank = tokens[..i]
-            .iter()
-            .filter(|t| t.lane == lane && t.kind == kind && t.at == at)
-            .count();
-    }
-    counts.sort_by_key(|c| (c.lane, c.kind));
-    (tokens, counts)
-}
-
-/// The token an event sends on its way, if it sends one.
-fn token_of(
-    event: &Event,
-    process_of: &impl Fn(AttemptId) -> Option<ProcessNumber>,
-) -> Option<(TokenKind, Option<AttemptId>, Lane)> {
-    let (kind, attempt) = match &event.what {
-        Happening::Sent {
-            attempt,
-            redelivery_of: Some(_),
-            ..
-        } => (TokenKind::Redelivery, *attempt),
-        Happening::Sent { attempt, .. } => (TokenKind::Request, *attempt),
-        Happening::Answered { attempt, .. } => (TokenKind::Ack, *attempt),
-        Happening::Handled {
-            attempt,
-            acknowledgement_lost: true,
-            ..
-        } => (TokenKind::LostAck, *attempt),
-        Happening::Emailed { .. } => return Some((TokenKind::Email, None, Lane::Mail)),
-        _ => return None,
-    };
-    let process = process_of(attempt)?;
-    Some((kind, Some(attempt), Lane::Process(process)))
 }

@@ -34,6 +34,9 @@ pub struct Attempt {
     pub redelivery_of: Option<AttemptId>,
     /// The caller's retry policy sent this after that attempt failed.
     pub retry_of: Option<AttemptId>,
+    /// How long its request takes to reach the process, and its answer to
+    /// come back (0: at once).
+    pub transit: Millis,
 }
 
 /// What the store did with an attempt, and when.

@@ -19,9 +19,9 @@ use super::event::{AttemptId, Happening, Origin};
 use super::process::{Running, Switchboard};
 use super::shared::Shared;
 
-/// One caller's call: it reaches a running process as routed (and, with the
-/// naive worker on, sends a copy there too), then waits for the answer until its
-/// deadline, and reports what it heard.
+/// One caller's call: it crosses the network to a running process as routed
+/// (and, with the naive worker on, sends a copy there too), then waits for the
+/// answer to come back until its deadline, and reports what it heard.
 pub(super) async fn call(
     shared: Rc<Shared>,
     call: Call,
@@ -40,6 +40,12 @@ pub(super) async fn call(
     shared
         .broker
         .sent(attempt, &grant, running.number, redelivery_of.is_some());
+    // A redelivered copy starts in the queue; a caller's request crosses the
+    // network to its process, and the answer crosses it back.
+    let transit = match redelivery_of {
+        Some(_) => 0,
+        None => shared.settings().transit_ms,
+    };
     let deadline = (!patient).then(|| {
         shared
             .clock
@@ -55,26 +61,18 @@ pub(super) async fn call(
         origin,
         redelivery_of,
         retry_of,
+        transit,
     });
-    if let Err(refused) = door {
-        shared.broker.withdrawn(attempt);
-        let leak = shared.stored_receipt(&running.memory, &grant);
-        shared.report(Happening::Forbidden { attempt, leak });
-        shared.report(Happening::Answered {
-            attempt,
-            answer: Err(refused.clone()),
-            balance: shared.balance_in(&running.memory, &grant.account_id),
-        });
-        return Err(refused);
-    }
     // The naive worker treats every delivery as new: it forgets the caller's key
     // and files each copy under a key of its own, so nothing is recognised. The
     // copy goes as far as the caller's own request does: a caller that gives up
     // while waiting for room takes both back.
-    let naive_copy = shared.settings().naive.then(|| {
+    let naive_copy = (door.is_ok() && shared.settings().naive).then(|| {
         let copy = grant.with_key(format!("delivery-{attempt}"));
         let naive = Rc::clone(&running.naive);
+        let shared = Rc::clone(&shared);
         async move {
+            travel(&shared, transit).await;
             let _ = naive
                 .process_tagged(attempt, copy, lose_acknowledgement)
                 .await;
@@ -83,7 +81,16 @@ pub(super) async fn call(
     let account = grant.account_id.clone();
     let keeps_records = shared.settings().keeps_records();
     let claimed = grant.clone();
-    let answer = async {
+    let at_process = async {
+        travel(&shared, transit).await;
+        // A key is not a credential: a request for another account than the
+        // signed-in caller's is refused before any store is asked.
+        if let Err(refused) = door {
+            shared.broker.withdrawn(attempt);
+            let leak = shared.stored_receipt(&running.memory, &grant);
+            shared.report(Happening::Forbidden { attempt, leak });
+            return Err(refused);
+        }
         let mut direct = None;
         if keeps_records {
             let waited = wait_for_claim(&shared, &claimed, attempt, &running).await?;
@@ -104,7 +111,7 @@ pub(super) async fn call(
                 direct = Some(delivered.caller);
             }
         }
-        let result = match direct {
+        match direct {
             Some(result) => result,
             None => {
                 running
@@ -112,13 +119,28 @@ pub(super) async fn call(
                     .process_tagged(attempt, grant, lose_acknowledgement)
                     .await
             }
-        };
-        match result {
+        }
+    };
+    let answer = async {
+        match at_process.await {
             // The article's worker turns a lost acknowledgement into a timeout at
-            // once. Over a real connection a caller with a deadline hears nothing
-            // at all, and finds out only when its deadline passes.
-            Err(GrantError::Timeout) if deadline.is_some() => pending().await,
-            answer => answer,
+            // once. Over a real connection the answer drops on its way back, and a
+            // caller with a deadline hears nothing at all: it finds out only when
+            // its deadline passes.
+            Err(GrantError::Timeout) => {
+                if transit > 0 {
+                    shared.clock.sleep(transit / 2).await;
+                    shared.report(Happening::AnswerLost { attempt });
+                }
+                match deadline {
+                    Some(_) => pending().await,
+                    None => Err(GrantError::Timeout),
+                }
+            }
+            answer => {
+                travel(&shared, transit).await;
+                answer
+            }
         }
     };
     // A patient caller's deadline never comes.
@@ -268,6 +290,14 @@ async fn wait_for_claim(
         // Sent or dropped, the holder has let go: look again. If this call's own
         // process ends first, it looks again too, and finds that out.
         let _ = select(released, pin!(running.ended.recv())).await;
+    }
+}
+
+/// A message on the network for `transit` ms (none at all when it is 0, so a
+/// world without transit runs exactly as it did before the lab had it).
+async fn travel(shared: &Shared, transit: crate::sim::Millis) {
+    if transit > 0 {
+        shared.clock.sleep(transit).await;
     }
 }
 

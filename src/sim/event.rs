@@ -57,6 +57,10 @@ pub enum Happening {
         /// Sent by the caller's retry policy, after this attempt failed.
         #[serde(skip_serializing_if = "Option::is_none")]
         retry_of: Option<AttemptId>,
+        /// How long the request takes to reach the process, and its answer to
+        /// come back (0, unsaid: both arrive at once).
+        #[serde(skip_serializing_if = "is_zero")]
+        transit: Millis,
     },
     /// The queue was full: the caller waits for room.
     WaitingForRoom {
@@ -76,6 +80,11 @@ pub enum Happening {
         store: Result<StoreOutcome, GrantError>,
         acknowledgement_lost: bool,
         balance: i32,
+    },
+    /// The answer dropped on its way back to the caller, half way: the
+    /// caller hears nothing of it.
+    AnswerLost {
+        attempt: AttemptId,
     },
     /// The caller heard back before its deadline, with the account's balance then.
     Answered {
@@ -184,6 +193,7 @@ impl Happening {
             | Happening::Queued { attempt }
             | Happening::Taken { attempt }
             | Happening::Handled { attempt, .. }
+            | Happening::AnswerLost { attempt }
             | Happening::Answered { attempt, .. }
             | Happening::TimedOut { attempt, .. }
             | Happening::NaiveHandled { attempt, .. }
@@ -201,6 +211,12 @@ impl Happening {
             | Happening::Emailed { .. } => None,
         }
     }
+}
+
+/// A message that takes no time goes unsaid, so a log from before transit
+/// reads as it always did.
+fn is_zero(ms: &Millis) -> bool {
+    *ms == 0
 }
 
 /// Process 1's slot goes unsaid, so a one-process log reads as it always did.

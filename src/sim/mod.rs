@@ -20,8 +20,9 @@ pub use clock::{Clock, Millis, Sleep};
 pub use event::{AttemptId, Event, Happening, Origin, ProcessNumber};
 pub use settings::{
     Acknowledge, Faults, Routing, Setting, SettingError, Settings, Slot, StoreKind,
-    DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, DEFAULT_RETENTION_HOURS, HOUR_MS,
-    MAX_PROCESSES, MAX_RETENTION_HOURS, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS,
+    DEFAULT_CALLER_TIMEOUT_MS, DEFAULT_PROCESSING_MS, DEFAULT_RETENTION_HOURS, DEFAULT_TRANSIT_MS,
+    HOUR_MS, MAX_PROCESSES, MAX_RETENTION_HOURS, MAX_SETTING_MS, MAX_TRANSIT_MS,
+    MIN_CALLER_TIMEOUT_MS,
 };
 pub use store_ref::StoreRef;
 pub use world::World;

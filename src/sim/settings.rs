@@ -172,6 +172,12 @@ pub const MAX_RETENTION_HOURS: u32 = 365 * 24;
 /// acknowledgement is a short wait in class.
 pub const DEFAULT_CALLER_TIMEOUT_MS: Millis = 3_000;
 pub const DEFAULT_PROCESSING_MS: Millis = 100;
+/// How long a message takes over the network, each way, unless set: none yet,
+/// so every session, link and teacher's file made so far replays as it did.
+/// A person sets it (a few hundred ms lets a room follow each message).
+pub const DEFAULT_TRANSIT_MS: Millis = 0;
+/// The longest transit a person may set: far below any caller's patience.
+pub const MAX_TRANSIT_MS: Millis = 10_000;
 
 /// Everything a person can set about the world, as one value: the world reads it
 /// when it needs a setting, so a change applies from then on. A new setting is a
@@ -186,6 +192,9 @@ pub struct Settings {
     pub caller_timeout_ms: Millis,
     /// How long a consumer works on each delivery it takes from now on.
     pub processing_ms: Millis,
+    /// How long a request sent from now on takes to reach its process, and
+    /// its answer to come back.
+    pub transit_ms: Millis,
     /// Whether calls made from now on also go to the naive worker beside.
     pub naive: bool,
     /// The store every process's worker uses from its next delivery on.
@@ -216,6 +225,7 @@ impl Default for Settings {
             paused: false,
             caller_timeout_ms: DEFAULT_CALLER_TIMEOUT_MS,
             processing_ms: DEFAULT_PROCESSING_MS,
+            transit_ms: DEFAULT_TRANSIT_MS,
             naive: false,
             store: StoreKind::default(),
             processes: 1,
@@ -238,6 +248,7 @@ pub enum Setting {
     Paused(bool),
     CallerTimeoutMs(Millis),
     ProcessingMs(Millis),
+    TransitMs(Millis),
     Naive(bool),
     Store(StoreKind),
     Processes(Slot),
@@ -258,6 +269,8 @@ pub enum SettingError {
     CallerTimeout(Millis),
     /// A processing time over [`MAX_SETTING_MS`].
     ProcessingTime(Millis),
+    /// A transit over [`MAX_TRANSIT_MS`].
+    Transit(Millis),
     /// A process count other than 1 to [`MAX_PROCESSES`].
     Processes(u8),
     /// Routing to a process slot that cannot exist.
@@ -279,6 +292,10 @@ impl fmt::Display for SettingError {
             SettingError::ProcessingTime(ms) => write!(
                 f,
                 "the processing time must be 0 to {MAX_SETTING_MS} ms, not {ms}"
+            ),
+            SettingError::Transit(ms) => write!(
+                f,
+                "a message's transit must be 0 to {MAX_TRANSIT_MS} ms, not {ms}"
             ),
             SettingError::Processes(n) => {
                 write!(f, "the lab runs 1 to {MAX_PROCESSES} processes, not {n}")
@@ -307,6 +324,7 @@ impl Settings {
             Setting::Paused(on) => self.paused = on,
             Setting::CallerTimeoutMs(ms) => self.caller_timeout_ms = ms,
             Setting::ProcessingMs(ms) => self.processing_ms = ms,
+            Setting::TransitMs(ms) => self.transit_ms = ms,
             Setting::Naive(on) => self.naive = on,
             Setting::Store(kind) => self.store = kind,
             Setting::Processes(count) => self.processes = count,
@@ -333,6 +351,7 @@ impl Settings {
                 .then_some(Setting::CallerTimeoutMs(self.caller_timeout_ms)),
             (self.processing_ms != start.processing_ms)
                 .then_some(Setting::ProcessingMs(self.processing_ms)),
+            (self.transit_ms != start.transit_ms).then_some(Setting::TransitMs(self.transit_ms)),
             (self.naive != start.naive).then_some(Setting::Naive(self.naive)),
             (self.store != start.store).then_some(Setting::Store(self.store)),
             (self.processes != start.processes).then_some(Setting::Processes(self.processes)),
@@ -360,6 +379,9 @@ impl Settings {
         }
         if self.processing_ms > MAX_SETTING_MS {
             return Err(SettingError::ProcessingTime(self.processing_ms));
+        }
+        if self.transit_ms > MAX_TRANSIT_MS {
+            return Err(SettingError::Transit(self.transit_ms));
         }
         if !(1..=MAX_PROCESSES).contains(&self.processes) {
             return Err(SettingError::Processes(self.processes));

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use crate::core::PointWorker;
 use crate::lab::{
-    visible, AttemptId, Decimal, Lane, ProcessNumber, ProcessState, Stage, StageCaller, StagePart,
-    StageProcess, StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE, TRAVEL_MS,
+    visible, AttemptId, CallerMark, Decimal, Hop, Lane, ProcessNumber, ProcessState, Stage,
+    StageCaller, StagePart, StageProcess, StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE,
 };
 
 use super::controller::{Controller, Speed};
@@ -397,11 +397,14 @@ fn LaneView(
             <span class="lane-arrow" aria-hidden="true"></span>
             <For
                 each=move || tokens.get()
-                key=|t| t.event
+                // A dropped answer is a new token where the travelling one was.
+                key=|t| (t.event, t.hop)
                 children=move |t: Token| {
-                    let event = t.event;
+                    let (event, hop) = (t.event, t.hop);
                     let progress = Memo::new(move |_| {
-                        tokens.with(|ts| ts.iter().find(|x| x.event == event).map_or(1.0, |x| x.progress))
+                        tokens.with(|ts| {
+                            ts.iter().find(|x| x.event == event && x.hop == hop).map_or(1.0, |x| x.progress)
+                        })
                     });
                     view! { <TokenView ctl=ctl token=t progress=progress reveal=reveal /> }
                 }
@@ -425,11 +428,15 @@ fn TokenView(
 ) -> impl IntoView {
     let t = ctl.lang.get_untracked().texts();
     let kind = token.kind;
-    let end = if kind == TokenKind::LostAck { 0.5 } else { 1.0 };
+    let hop = token.hop;
+    let end = token.end;
     let from = token.progress.min(end);
-    let left = (end - from).max(0.0) * TRAVEL_MS as f64;
+    let left = (end - from).max(0.0) * token.travel as f64;
     let duration = ctl.speed.get_untracked().real_ms(left);
-    let name = t.stage.token(kind);
+    let name = match hop {
+        Hop::Dropped => t.stage.caller_mark(CallerMark::LostAck),
+        _ => t.stage.token(kind),
+    };
     let label = match token.attempt {
         Some(a) => format!("{name}: {}", t.attempt_number(a)),
         None => name.to_string(),
@@ -441,13 +448,15 @@ fn TokenView(
         // the caller.
         <span
             role="img"
-            class=format!("stage-token token-{}", kind.code())
+            class=format!("stage-token token-{} hop-{}", kind.code(), hop.code())
             class:back=kind.goes_back()
+            class:in-world=token.in_world
             class:highlighted=move || ctl.highlighted(attempt)
             data-highlighted=move || ctl.highlighted(attempt).then_some("true")
             data-marked=move || ctl.marked_attempt(attempt).then_some("true")
             data-testid="stage-token"
             data-kind=kind.code()
+            data-hop=hop.code()
             data-attempt=attempt
             data-progress=move || Decimal(progress.get(), 2).to_string()
             style:--from=Decimal(from, 3).to_string()
@@ -463,6 +472,12 @@ fn TokenView(
             }
         >
             <span aria-hidden="true">{token_glyph(kind)}</span>
+            // Where an answer dropped, the room reads what happened there.
+            {(hop == Hop::Dropped).then(|| view! {
+                <span class="mark mark-lost-ack token-dropped" aria-hidden="true">
+                    {t.stage.caller_mark(CallerMark::LostAck)}
+                </span>
+            })}
         </span>
     }
 }

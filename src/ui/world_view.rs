@@ -4,7 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::lab::{parse_millis, Action, LabError, Setting, MAX_SETTING_MS, MIN_CALLER_TIMEOUT_MS};
+use crate::lab::{
+    parse_millis, Action, LabError, Setting, MAX_SETTING_MS, MAX_TRANSIT_MS, MIN_CALLER_TIMEOUT_MS,
+};
 use crate::lab::{Millis, HOUR_MS};
 
 use super::controller::{Controller, Notice};
@@ -16,6 +18,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let timeout = ctl.setting(|s| s.caller_timeout_ms);
     let processing = ctl.setting(|s| s.processing_ms);
+    let transit = ctl.setting(|s| s.transit_ms);
     let naive = ctl.setting(|s| s.naive);
 
     view! {
@@ -27,6 +30,7 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                     label=Signal::derive(move || texts().caller_timeout_label)
                     value=timeout.into()
                     min=MIN_CALLER_TIMEOUT_MS
+                    max=MAX_SETTING_MS
                     ctl=ctl
                     action=|ms| Action::Set(Setting::CallerTimeoutMs(ms))
                 />
@@ -35,9 +39,22 @@ pub fn WorldView(ctl: Controller) -> impl IntoView {
                     label=Signal::derive(move || texts().processing_time_label)
                     value=processing.into()
                     min=0
+                    max=MAX_SETTING_MS
                     ctl=ctl
                     action=|ms| Action::Set(Setting::ProcessingMs(ms))
                 />
+            </div>
+            <div class="controls-row">
+                <Setting
+                    id="transit-time"
+                    label=Signal::derive(move || texts().transit_label)
+                    value=transit.into()
+                    min=0
+                    max=MAX_TRANSIT_MS
+                    ctl=ctl
+                    action=|ms| Action::Set(Setting::TransitMs(ms))
+                />
+                <p class="hint" id="transit-hint">{move || texts().transit_hint}</p>
             </div>
             <div class="controls-row">
                 <button on:click=move |_| { ctl.dispatch(Action::Restart); } aria-describedby="restart-hint">
@@ -73,6 +90,7 @@ fn Setting(
     label: Signal<&'static str>,
     value: Signal<u64>,
     min: u64,
+    max: u64,
     ctl: Controller,
     action: fn(u64) -> Action,
 ) -> impl IntoView {
@@ -106,7 +124,7 @@ fn Setting(
                 class="ms"
                 autocomplete="off"
                 data-min=min
-                data-max=MAX_SETTING_MS
+                data-max=max
                 prop:value=move || shown.get()
                 on:input=move |ev| shown.set(event_target_value(&ev))
                 on:change=move |ev| commit(event_target_value(&ev))

@@ -1,0 +1,229 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Messages take time on the network when a transit is set: a request reaches
+//! its process `transit` ms after it is sent, its answer comes back as long
+//! after, and a lost answer drops half way. The stage draws each message on its
+//! arrow exactly while the world has it on its way, in the world's order.
+
+use idempotency_lab::lab::{Action, Hop, Lab, LabError, Setting, TokenKind, DROP_MARK_MS};
+use idempotency_lab::sim::{Happening, SettingError, MAX_TRANSIT_MS};
+use idempotency_lab::GrantPoints;
+
+const TRANSIT: u64 = 400;
+
+fn lab_with_transit(ms: u64) -> Lab {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::TransitMs(ms))).unwrap();
+    lab
+}
+
+fn send(lab: &mut Lab, account: &str, lose: bool) {
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("order-1", account, 100),
+        lose_acknowledgement: lose,
+    })
+    .unwrap();
+}
+
+/// The world's events for attempt 1, by name, with their times.
+fn timeline_of_first(lab: &Lab) -> Vec<(u64, String)> {
+    lab.state()
+        .world()
+        .events()
+        .iter()
+        .filter(|e| e.what.attempt() == Some(1))
+        .map(|e| {
+            let name = serde_json::to_value(e).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            (e.at, name)
+        })
+        .collect()
+}
+
+fn at(lab: &Lab, ms: u64) -> Lab {
+    let mut earlier = Lab::replay(&lab.history().clone()).unwrap();
+    earlier.travel_to(ms);
+    earlier
+}
+
+#[test]
+fn a_request_travels_there_and_its_answer_back() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let events = timeline_of_first(&lab);
+    let named = |n: &str| events.iter().find(|(_, e)| e == n).map(|(t, _)| *t);
+    assert_eq!(named("sent"), Some(0));
+    assert_eq!(named("queued"), Some(TRANSIT));
+    assert_eq!(named("handled"), Some(TRANSIT + 100));
+    assert_eq!(named("answered"), Some(2 * TRANSIT + 100));
+    // The log says how long the request travelled.
+    let sent = &lab.state().world().events()[0];
+    assert!(matches!(
+        sent.what,
+        Happening::Sent {
+            transit: TRANSIT,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_lost_answer_drops_half_way_and_the_caller_waits_out_its_deadline() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", true);
+    lab.skip_to_idle().unwrap();
+    let events = timeline_of_first(&lab);
+    let names: Vec<&str> = events.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sent",
+            "queued",
+            "taken",
+            "store",
+            "handled",
+            "answer-lost",
+            "timed-out"
+        ]
+    );
+    let lost = events.iter().find(|(_, n)| n == "answer-lost").unwrap().0;
+    assert_eq!(lost, TRANSIT + 100 + TRANSIT / 2);
+    assert_eq!(events.last().unwrap().0, 3_000);
+}
+
+#[test]
+fn a_request_refused_at_the_door_is_refused_when_it_arrives() {
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::SignIn {
+        account_id: Some("bob".into()),
+    })
+    .unwrap();
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let events = timeline_of_first(&lab);
+    let named = |n: &str| events.iter().find(|(_, e)| e == n).map(|(t, _)| *t);
+    assert_eq!(named("forbidden"), Some(TRANSIT));
+    assert_eq!(named("answered"), Some(2 * TRANSIT));
+}
+
+#[test]
+fn a_transit_out_of_range_is_refused_and_changes_nothing() {
+    let mut lab = Lab::new();
+    let error = lab
+        .dispatch(Action::Set(Setting::TransitMs(MAX_TRANSIT_MS + 1)))
+        .unwrap_err();
+    assert_eq!(
+        error,
+        LabError::Setting(SettingError::Transit(MAX_TRANSIT_MS + 1))
+    );
+    assert_eq!(lab.state().settings().transit_ms, 0);
+    assert!(lab.history().actions.is_empty());
+    lab.dispatch(Action::Set(Setting::TransitMs(MAX_TRANSIT_MS)))
+        .unwrap();
+}
+
+#[test]
+fn without_transit_the_world_runs_as_it_always_did() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let events = timeline_of_first(&lab);
+    assert!(events.iter().all(|(t, _)| *t <= 100), "{events:?}");
+    // Unsaid in the log when it is 0.
+    let sent = serde_json::to_value(&lab.state().world().events()[0]).unwrap();
+    assert!(sent.get("transit").is_none());
+}
+
+/// The token of attempt 1 on its lane at `ms`: its kind, hop and progress.
+fn token_at(lab: &Lab, ms: u64) -> Option<(TokenKind, Hop, f64, bool)> {
+    let stage = at(lab, ms).state().stage();
+    let found = stage
+        .tokens
+        .iter()
+        .find(|t| t.attempt == Some(1))
+        .map(|t| (t.kind, t.hop, t.progress, t.in_world));
+    found
+}
+
+#[test]
+fn the_stage_draws_each_message_while_the_world_has_it_on_its_way() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", true);
+    lab.skip_to_idle().unwrap();
+    // On its way to the process: placed by the clock.
+    assert_eq!(
+        token_at(&lab, 0),
+        Some((TokenKind::Request, Hop::Out, 0.0, true))
+    );
+    assert_eq!(
+        token_at(&lab, 100),
+        Some((TokenKind::Request, Hop::Out, 0.25, true))
+    );
+    // Arrived: in the process, not on the arrow; no balance yet.
+    assert_eq!(token_at(&lab, TRANSIT), None);
+    let earlier = at(&lab, TRANSIT + 50);
+    assert_eq!(earlier.state().stage().processes[0].in_hand, Some(1));
+    let memory = earlier.state().stage().processes[0].memory.clone().unwrap();
+    assert!(
+        memory.balances.is_empty(),
+        "the store has not been written yet"
+    );
+    // The store wrote it: the answer leaves, doomed, and drops half way.
+    let handled = TRANSIT + 100;
+    assert_eq!(
+        token_at(&lab, handled + 100),
+        Some((TokenKind::LostAck, Hop::Back, 0.25, true))
+    );
+    assert_eq!(
+        token_at(&lab, handled + TRANSIT / 2),
+        Some((TokenKind::LostAck, Hop::Dropped, 0.5, true))
+    );
+    assert_eq!(
+        token_at(&lab, handled + TRANSIT / 2 + DROP_MARK_MS - 1),
+        Some((TokenKind::LostAck, Hop::Dropped, 0.5, true))
+    );
+    assert_eq!(token_at(&lab, handled + TRANSIT / 2 + DROP_MARK_MS), None);
+}
+
+#[test]
+fn the_row_says_the_answer_was_lost_only_once_it_dropped() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", true);
+    lab.skip_to_idle().unwrap();
+    let lost_then = |ms: u64| {
+        at(&lab, ms)
+            .state()
+            .row_of(1)
+            .and_then(|r| r.handled.as_ref())
+            .map(|h| h.acknowledgement_lost)
+    };
+    assert_eq!(lost_then(TRANSIT + 100), Some(false), "on its way back");
+    assert_eq!(lost_then(TRANSIT + 100 + TRANSIT / 2), Some(true));
+}
+
+#[test]
+fn an_answer_that_arrives_is_drawn_back_to_its_caller() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let handled = TRANSIT + 100;
+    assert_eq!(
+        token_at(&lab, handled + 300),
+        Some((TokenKind::Ack, Hop::Back, 0.75, true))
+    );
+    assert_eq!(token_at(&lab, handled + TRANSIT), None);
+}
+
+#[test]
+fn without_transit_a_token_is_carried_for_a_moment_after_its_event() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let token = token_at(&lab, 50).unwrap();
+    assert_eq!(
+        (token.0, token.1, token.3),
+        (TokenKind::Request, Hop::Out, false)
+    );
+}
