@@ -130,3 +130,45 @@ test('reduced motion: a token is placed where the world puts it, not animated', 
     assert.equal(await token.getAttribute('data-progress'), '0.75');
     assert.equal(await token.evaluate((e) => e.getBoundingClientRect().x), x);
   }));
+
+for (const lang of ['en', 'fa']) {
+  test(`${lang}: an answer on its way is lost by a click (and by Enter); Undo brings it back`, () =>
+    suite.withLab({ query: `?lang=${lang}`, viewport: SCREEN, locale: lang === 'fa' ? 'fa-IR' : 'en-US' }, async (page) => {
+      const fa = lang === 'fa';
+      const speed = { control: fa ? 'سرعت' : 'Speed' };
+      const t = fa
+        ? { transit: 'زمان شبکه در هر جهت (میلی‌ثانیه)', send: 'ارسال', stopped: 'ساعت ایستاده', lose: 'گم کردن پاسخ تلاش ۱ همین‌جا، در راه بازگشت', undo: 'واگرد', tag: 'تأیید گم شد' }
+        : { transit: 'Network time each way (ms)', send: 'Send', stopped: 'Clock stopped', lose: 'Lose the answer to attempt 1 here, on its way back', undo: 'Undo', tag: 'ack lost' };
+      await setSpeed(page, t.stopped, speed);
+      await setSetting(page, t.transit, 400);
+      const sent = await now(page);
+      await page.getByRole('button', { name: t.send, exact: true }).click();
+      await skipToIdle(page);
+      const caller = page.locator('[data-testid="stage-caller"][data-attempt="1"]');
+      assert.equal(await caller.getAttribute('data-state'), 'answered');
+      // Back to the moment the answer is half way home, and lose it there.
+      await travel(page, sent + 700);
+      const answer = page.getByRole('button', { name: t.lose, exact: true });
+      assert.equal(await answer.getAttribute('data-hop'), 'back');
+      await answer.click();
+      const dropped = page.locator('[data-testid="stage-token"][data-attempt="1"][data-hop="dropped"]');
+      await dropped.waitFor();
+      assert.equal(await dropped.getAttribute('data-progress'), '0.50');
+      await skipToIdle(page);
+      assert.equal(await caller.getAttribute('data-state'), 'timed-out');
+      assert.equal(await caller.getAttribute('data-mark'), 'lost-ack');
+      const row = page.locator('[data-testid="timeline-row"]').first();
+      assert.equal(await row.getAttribute('data-outcome'), 'timeout-applied');
+      assert.match(await row.innerText(), new RegExp(t.tag));
+      // Undo: the answer is on its way again, and arrives.
+      await page.getByRole('button', { name: t.undo, exact: true }).click();
+      await skipToIdle(page);
+      assert.equal(await caller.getAttribute('data-state'), 'answered');
+      assert.equal(await row.getAttribute('data-outcome'), 'applied');
+      // By keyboard: focus the answer and press Enter.
+      await travel(page, sent + 700);
+      await answer.focus();
+      await page.keyboard.press('Enter');
+      await dropped.waitFor();
+    }));
+}

@@ -227,3 +227,79 @@ fn without_transit_a_token_is_carried_for_a_moment_after_its_event() {
         (TokenKind::Request, Hop::Out, false)
     );
 }
+
+#[test]
+fn an_answer_on_its_way_can_be_lost_by_hand_and_undo_brings_it_back() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", false);
+    // Half way back: the store has done the work, the answer travels.
+    lab.dispatch(Action::Wait {
+        ms: TRANSIT + 100 + TRANSIT / 2,
+    })
+    .unwrap();
+    lab.dispatch(Action::LoseAnswer { attempt: 1 }).unwrap();
+    let token = token_at(&lab, lab.state().now()).unwrap();
+    assert_eq!(
+        (token.0, token.1, token.2),
+        (TokenKind::LostAck, Hop::Dropped, 0.5)
+    );
+    lab.skip_to_idle().unwrap();
+    let events = timeline_of_first(&lab);
+    let names: Vec<&str> = events.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names[names.len() - 2..], ["answer-lost", "timed-out"]);
+    let row = lab.state().row_of(1).unwrap();
+    assert!(row.handled.as_ref().unwrap().acknowledgement_lost);
+    assert!(row.answered());
+    // The session keeps the action, and replays to the same world.
+    let again =
+        idempotency_lab::lab::from_json(&idempotency_lab::lab::to_json(lab.history())).unwrap();
+    assert_eq!(
+        again.state().world().events().len(),
+        lab.state().world().events().len()
+    );
+    // Undo takes the loss back: the answer arrives.
+    lab.undo().unwrap();
+    lab.skip_to_idle().unwrap();
+    let names: Vec<String> = timeline_of_first(&lab)
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect();
+    assert_eq!(names.last().unwrap(), "answered");
+    assert!(!names.iter().any(|n| n == "answer-lost"));
+}
+
+#[test]
+fn losing_an_answer_not_on_its_way_is_refused_and_changes_nothing() {
+    let mut lab = lab_with_transit(TRANSIT);
+    send(&mut lab, "alice", false);
+    // Still on its way there: no answer yet.
+    lab.dispatch(Action::Wait { ms: 100 }).unwrap();
+    let before = lab.history().clone();
+    let events = lab.state().world().events().len();
+    assert_eq!(
+        lab.dispatch(Action::LoseAnswer { attempt: 1 }),
+        Err(LabError::NoAnswerOnItsWay(1))
+    );
+    assert_eq!(
+        lab.dispatch(Action::LoseAnswer { attempt: 9 }),
+        Err(LabError::NoAnswerOnItsWay(9))
+    );
+    assert_eq!(lab.history(), &before);
+    assert_eq!(lab.state().world().events().len(), events);
+    // Arrived: nothing on its way any more.
+    lab.skip_to_idle().unwrap();
+    assert_eq!(
+        lab.dispatch(Action::LoseAnswer { attempt: 1 }),
+        Err(LabError::NoAnswerOnItsWay(1))
+    );
+    // A caller that stopped waiting left no answer to lose behind it either.
+    let mut late = lab_with_transit(TRANSIT);
+    late.dispatch(Action::Set(Setting::CallerTimeoutMs(TRANSIT + 200)))
+        .unwrap();
+    send(&mut late, "alice", false);
+    late.dispatch(Action::Wait { ms: TRANSIT + 300 }).unwrap();
+    assert_eq!(
+        late.dispatch(Action::LoseAnswer { attempt: 1 }),
+        Err(LabError::NoAnswerOnItsWay(1))
+    );
+}

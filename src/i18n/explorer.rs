@@ -282,6 +282,9 @@ impl ExplorerTexts {
                 self.say("explorer.step.move_clock", &[("span", Arg::Span(*ms))])
             }
             Action::SetRedeliver { on: true } => self.word("explorer.step.redeliver").to_owned(),
+            Action::LoseAnswer { attempt } => {
+                self.say("explorer.step.lose_answer", &[("n", Arg::Count(*attempt))])
+            }
             Action::SetRedeliver { on: false } => {
                 self.word("explorer.step.no_redeliver").to_owned()
             }

@@ -103,6 +103,11 @@ impl StageTexts {
         })
     }
 
+    /// The name of an answer on its way that a click loses.
+    pub fn lose_answer(&self, attempt: u64) -> String {
+        self.say("stage.lose_answer", &[("n", Arg::Count(attempt))])
+    }
+
     pub fn caller_mark(&self, mark: CallerMark) -> &'static str {
         self.word(match mark {
             CallerMark::LostAck => "stage.mark.lost_ack",

@@ -353,6 +353,9 @@ impl Texts {
                     &[("actions", whole(MAX_ACTIONS)), ("sends", whole(MAX_SENDS))],
                 )
             }
+            LabError::NoAnswerOnItsWay(attempt) => {
+                return self.say("lab_error.no_answer_on_way", &[("n", count(*attempt))])
+            }
             LabError::NothingToRetry => "lab_error.nothing_to_retry",
             LabError::NothingToUndo => "lab_error.nothing_to_undo",
             LabError::NothingToRedo => "lab_error.nothing_to_redo",

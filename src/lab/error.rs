@@ -30,6 +30,8 @@ pub enum LabError {
     StepNotPaused,
     /// A step with nothing queued, or while the consumer is still applying one.
     NothingToStep,
+    /// No answer to this attempt is on its way back now: there is nothing to lose.
+    NoAnswerOnItsWay(u64),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
     ClockMove(Millis),
     /// An account that the request form would refuse (empty, too long, a
@@ -70,6 +72,10 @@ impl fmt::Display for LabError {
             LabError::NothingToStep => write!(
                 f,
                 "nothing to step: the queue is empty, or the consumer is still applying a delivery"
+            ),
+            LabError::NoAnswerOnItsWay(attempt) => write!(
+                f,
+                "no answer to attempt {attempt} is on its way back now, so there is nothing to lose"
             ),
             LabError::ClockMove(ms) => write!(
                 f,

@@ -136,6 +136,11 @@ impl LabState {
                 ..self.world.faults()
             }),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
+            Action::LoseAnswer { attempt } => {
+                if !self.world.lose_answer(*attempt) {
+                    return Err(LabError::NoAnswerOnItsWay(*attempt));
+                }
+            }
             Action::SignIn { account_id } => self.world.sign_in(account_id.clone()),
             Action::SetPreferredLanguage {
                 account_id,

@@ -8,6 +8,7 @@ use std::future::pending;
 use std::pin::pin;
 use std::rc::Rc;
 
+use futures::channel::oneshot;
 use futures::future::{select, Either};
 
 use crate::core::{
@@ -138,8 +139,16 @@ pub(super) async fn call(
                 }
             }
             answer => {
-                travel(&shared, transit).await;
-                answer
+                if travel_back(&shared, attempt, transit).await {
+                    answer
+                } else {
+                    // Lost on its way by a person's hand: as if the fault had
+                    // struck, the caller hears nothing.
+                    match deadline {
+                        Some(_) => pending().await,
+                        None => Err(GrantError::Timeout),
+                    }
+                }
             }
         }
     };
@@ -299,6 +308,25 @@ async fn travel(shared: &Shared, transit: crate::sim::Millis) {
     if transit > 0 {
         shared.clock.sleep(transit).await;
     }
+}
+
+/// An answer on its way back for `transit` ms, which a person may lose on the
+/// way ([`World::lose_answer`](super::World::lose_answer)). True when it arrives.
+async fn travel_back(shared: &Shared, attempt: AttemptId, transit: crate::sim::Millis) -> bool {
+    if transit == 0 {
+        return true;
+    }
+    let (lose, lost) = oneshot::channel();
+    shared.answers_on_way.borrow_mut().push((attempt, lose));
+    let arrival = shared.clock.sleep(transit);
+    let arrived = matches!(select(pin!(arrival), lost).await, Either::Left(_));
+    // (A caller whose deadline passes first drops this wait: the switch left
+    // behind is cancelled, and the world sweeps it away.)
+    shared
+        .answers_on_way
+        .borrow_mut()
+        .retain(|(a, _)| *a != attempt);
+    arrived
 }
 
 /// One call as made: who sends what, and how long they wait.

@@ -5,6 +5,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use futures::channel::oneshot;
+
 use crate::core::{
     DurableStore, GrantPoints, GrantResult, InProgressRecords, MailService, PointStore, Profiles,
 };
@@ -38,6 +40,8 @@ pub(super) struct Shared {
     pub signed_in: RefCell<Option<String>>,
     pub outbox: Outbox,
     pub mail: RefCell<MailService>,
+    /// The answers on their way back now, each with the switch that loses it.
+    pub answers_on_way: RefCell<Vec<(AttemptId, oneshot::Sender<()>)>>,
 }
 
 impl Shared {
@@ -56,6 +60,7 @@ impl Shared {
             signed_in: RefCell::default(),
             outbox,
             mail: RefCell::default(),
+            answers_on_way: RefCell::default(),
         }
     }
 

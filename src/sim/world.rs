@@ -361,6 +361,24 @@ impl World {
             .collect()
     }
 
+    /// Loses the answer to `attempt` where it is now, on its way back to its
+    /// caller: the store's work stands, and the caller hears nothing. False
+    /// (and nothing changes) when no answer to it is on its way.
+    pub fn lose_answer(&mut self, attempt: AttemptId) -> bool {
+        let lose = {
+            let mut on_way = self.shared.answers_on_way.borrow_mut();
+            on_way.retain(|(_, lose)| !lose.is_canceled());
+            match on_way.iter().position(|(a, _)| *a == attempt) {
+                Some(i) => on_way.swap_remove(i).1,
+                None => return false,
+            }
+        };
+        self.shared.report(Happening::AnswerLost { attempt });
+        let _ = lose.send(());
+        self.settle();
+        true
+    }
+
     /// Sets an account's preferred language, at once: no key, no queue, and a
     /// repeat changes nothing.
     pub fn set_language(&mut self, account_id: &str, language: Language) {

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::PointWorker;
 use crate::lab::{
-    visible, AttemptId, CallerMark, Decimal, Hop, Lane, ProcessNumber, ProcessState, Stage,
+    visible, Action, AttemptId, CallerMark, Decimal, Hop, Lane, ProcessNumber, ProcessState, Stage,
     StageCaller, StagePart, StageProcess, StoreTables, Token, TokenKind, MAX_TOKENS_PER_LANE,
 };
 
@@ -442,12 +442,29 @@ fn TokenView(
         None => name.to_string(),
     };
     let attempt = token.attempt;
+    // An answer the world has on its way can be lost where it is, by a click
+    // or a key: the room acts on the picture itself.
+    let losable = token.in_world && hop == Hop::Back && kind == TokenKind::Ack;
+    let label = match (losable, attempt) {
+        (true, Some(a)) => t.stage.lose_answer(a),
+        _ => label,
+    };
+    let act = move || match (losable, attempt) {
+        (true, Some(a)) => {
+            ctl.dispatch(Action::LoseAnswer { attempt: a });
+        }
+        (_, Some(a)) => reveal.set(Some(a)),
+        _ => {}
+    };
     view! {
-        // A picture, not a control: tokens come and go in a moment and may
-        // overlap. A click still leads to the row; the keyboard's way there is
-        // the caller.
+        // Otherwise a picture, not a control: tokens come and go in a moment
+        // and may overlap. A click still leads to the row; the keyboard's way
+        // there is the caller.
         <span
-            role="img"
+            role=if losable { "button" } else { "img" }
+            tabindex=losable.then_some("0")
+            title=losable.then(|| label.clone())
+            class:losable=losable
             class=format!("stage-token token-{} hop-{}", kind.code(), hop.code())
             class:back=kind.goes_back()
             class:in-world=token.in_world
@@ -464,10 +481,12 @@ fn TokenView(
             style:--travel=format!("{}ms", Decimal(duration, 0))
             style:--rank=token.rank.min(MAX_TOKENS_PER_LANE).to_string()
             style:--p=move || Decimal(progress.get(), 3).to_string()
-            aria-label=label
-            on:click=move |_| {
-                if let Some(a) = attempt {
-                    reveal.set(Some(a));
+            aria-label=label.clone()
+            on:click=move |_| act()
+            on:keydown=move |ev| {
+                if losable && (ev.key() == "Enter" || ev.key() == " ") {
+                    ev.prevent_default();
+                    act();
                 }
             }
         >
