@@ -172,3 +172,27 @@ for (const lang of ['en', 'fa']) {
       await dropped.waitFor();
     }));
 }
+
+for (const lang of ['en', 'fa']) {
+  test(`${lang}: the crash button beside a consumer crashes its process; Undo brings it back`, () =>
+    suite.withLab({ query: `?lang=${lang}`, viewport: SCREEN, locale: lang === 'fa' ? 'fa-IR' : 'en-US' }, async (page) => {
+      const fa = lang === 'fa';
+      const t = fa
+        ? { pause: 'توقف مصرف‌کننده', send: 'ارسال', crash: 'خرابی فرایند ۱ همین حالا: حافظه و صفش از دست می‌رود و فرایندی تازه جایش را می‌گیرد', undo: 'واگرد' }
+        : { pause: 'Pause consumer', send: 'Send', crash: 'Crash process 1 now: its memory and queue are lost, and a new process takes its place', undo: 'Undo' };
+      await page.getByRole('switch', { name: t.pause, exact: true }).check();
+      await page.getByRole('button', { name: t.send, exact: true }).click();
+      const slot = page.locator('[data-testid="stage-queue-slot"][data-attempt="1"]');
+      await slot.waitFor();
+      await page.getByRole('button', { name: t.crash, exact: true }).click();
+      // The process is drawn ended; a new, empty one runs in its place.
+      await page.locator('[data-testid="stage-process"][data-process="2"][data-state="running"]').waitFor();
+      assert.notEqual(await page.locator('[data-testid="stage-process"][data-process="1"]').getAttribute('data-state'), 'running');
+      assert.equal(await slot.count(), 0, 'its queue went with it');
+      await page.locator('[data-testid="stage-caller"][data-attempt="1"][data-mark="process-ended"]').waitFor();
+      // Undo: process 1 again, the request queued in it.
+      await page.getByRole('button', { name: t.undo, exact: true }).click();
+      await slot.waitFor();
+      assert.equal(await page.locator('[data-testid="stage-process"][data-process="1"]').getAttribute('data-state'), 'running');
+    }));
+}

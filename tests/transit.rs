@@ -303,3 +303,46 @@ fn losing_an_answer_not_on_its_way_is_refused_and_changes_nothing() {
         Err(LabError::NoAnswerOnItsWay(1))
     );
 }
+
+#[test]
+fn a_process_crashed_by_hand_loses_its_queue_and_undo_brings_it_back() {
+    use idempotency_lab::lab::ProcessState;
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    send(&mut lab, "alice", false);
+    lab.dispatch(Action::Wait { ms: TRANSIT }).unwrap();
+    assert_eq!(lab.state().stage().processes[0].queue, vec![1]);
+    lab.dispatch(Action::CrashProcess { process: 1 }).unwrap();
+    let stage = lab.state().stage();
+    let running: Vec<_> = stage
+        .running()
+        .map(|p| (p.process, p.queue.clone()))
+        .collect();
+    assert_eq!(
+        running,
+        vec![(2, vec![])],
+        "a new, empty process took its place"
+    );
+    assert!(stage
+        .processes
+        .iter()
+        .any(|p| p.process == 1 && p.state != ProcessState::Running));
+    lab.skip_to_idle().unwrap();
+    assert!(lab.state().row_of(1).unwrap().answered());
+    // No such process: refused, nothing changes.
+    let before = lab.history().clone();
+    assert_eq!(
+        lab.dispatch(Action::CrashProcess { process: 1 }),
+        Err(LabError::NoSuchProcess(1))
+    );
+    assert_eq!(lab.history(), &before);
+    // Undo takes the crash back: the request is queued in process 1 again.
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
+    send(&mut lab, "alice", false);
+    lab.dispatch(Action::Wait { ms: TRANSIT }).unwrap();
+    lab.dispatch(Action::CrashProcess { process: 1 }).unwrap();
+    lab.undo().unwrap();
+    assert_eq!(lab.state().stage().processes[0].queue, vec![1]);
+    assert_eq!(lab.state().stage().processes[0].process, 1);
+}

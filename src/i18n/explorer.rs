@@ -282,6 +282,10 @@ impl ExplorerTexts {
                 self.say("explorer.step.move_clock", &[("span", Arg::Span(*ms))])
             }
             Action::SetRedeliver { on: true } => self.word("explorer.step.redeliver").to_owned(),
+            Action::CrashProcess { process } => self.say(
+                "explorer.step.crash_process",
+                &[("n", Arg::Count(*process as u64))],
+            ),
             Action::LoseAnswer { attempt } => {
                 self.say("explorer.step.lose_answer", &[("n", Arg::Count(*attempt))])
             }

@@ -103,6 +103,15 @@ impl StageTexts {
         })
     }
 
+    /// The name of the button that crashes process `n`, and its short label.
+    pub fn crash_process(&self, n: u32) -> String {
+        self.say("stage.crash_process", &[("n", count(n as usize))])
+    }
+
+    pub fn crash_short(&self) -> &'static str {
+        self.word("stage.crash_short")
+    }
+
     /// The name of an answer on its way that a click loses.
     pub fn lose_answer(&self, attempt: u64) -> String {
         self.say("stage.lose_answer", &[("n", Arg::Count(attempt))])

@@ -353,6 +353,9 @@ impl Texts {
                     &[("actions", whole(MAX_ACTIONS)), ("sends", whole(MAX_SENDS))],
                 )
             }
+            LabError::NoSuchProcess(n) => {
+                return self.say("lab_error.no_such_process", &[("n", count(*n))])
+            }
             LabError::NoAnswerOnItsWay(attempt) => {
                 return self.say("lab_error.no_answer_on_way", &[("n", count(*attempt))])
             }

@@ -68,6 +68,9 @@ pub enum Action {
     /// Sign a caller in (`None`: sign out). Signed in, calls act on the caller's
     /// account only; a request naming another is refused.
     SignIn { account_id: Option<String> },
+    /// Crash this running process now: its memory, queue and work in hand are
+    /// lost, and a new process takes its place.
+    CrashProcess { process: u32 },
     /// Lose the answer to this attempt where it is now, on its way back to its
     /// caller (a network time must be set for an answer to be on its way).
     LoseAnswer { attempt: u64 },

@@ -30,6 +30,8 @@ pub enum LabError {
     StepNotPaused,
     /// A step with nothing queued, or while the consumer is still applying one.
     NothingToStep,
+    /// No running process has this number: there is nothing to crash.
+    NoSuchProcess(u32),
     /// No answer to this attempt is on its way back now: there is nothing to lose.
     NoAnswerOnItsWay(u64),
     /// A clock move of no time, or of more than [`MAX_CLOCK_MOVE_MS`].
@@ -72,6 +74,10 @@ impl fmt::Display for LabError {
             LabError::NothingToStep => write!(
                 f,
                 "nothing to step: the queue is empty, or the consumer is still applying a delivery"
+            ),
+            LabError::NoSuchProcess(n) => write!(
+                f,
+                "process {n} is not running, so there is nothing to crash"
             ),
             LabError::NoAnswerOnItsWay(attempt) => write!(
                 f,

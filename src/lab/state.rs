@@ -136,6 +136,11 @@ impl LabState {
                 ..self.world.faults()
             }),
             Action::MoveClock { ms } => self.world.move_clock(*ms),
+            Action::CrashProcess { process } => {
+                if !self.world.crash(*process) {
+                    return Err(LabError::NoSuchProcess(*process));
+                }
+            }
             Action::LoseAnswer { attempt } => {
                 if !self.world.lose_answer(*attempt) {
                     return Err(LabError::NoAnswerOnItsWay(*attempt));

@@ -223,6 +223,19 @@ impl World {
         self.settle();
     }
 
+    /// Crashes the running process numbered `process` now, as a person does
+    /// from the picture: it ends as a restart ends it (memory, queue and work
+    /// in hand gone), and a new process takes its slot. False (and nothing
+    /// changes) when no running process has that number.
+    pub fn crash(&mut self, process: ProcessNumber) -> bool {
+        let Some(index) = self.processes.iter().position(|p| p.number == process) else {
+            return false;
+        };
+        self.replace(index as Slot + 1);
+        self.settle();
+        true
+    }
+
     /// Ends the process in `slot` and starts a new one there.
     fn replace(&mut self, slot: Slot) {
         let index = usize::from(slot) - 1;

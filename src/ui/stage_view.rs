@@ -322,6 +322,21 @@ fn ProcessRow(
                             </span>
                             {move || texts().stage.consumer_label(in_hand.get(), paused())}
                         </span>
+                        // Acting on the picture: this process crashes now, and
+                        // the room sees what it loses.
+                        <button
+                            class="stage-crash"
+                            data-testid="stage-crash"
+                            data-process=number
+                            aria-label=move || texts().stage.crash_process(number)
+                            title=move || texts().stage.crash_process(number)
+                            on:click=move |_| {
+                                ctl.dispatch(Action::CrashProcess { process: number });
+                            }
+                        >
+                            <span aria-hidden="true">"⚡ "</span>
+                            {move || texts().stage.crash_short()}
+                        </button>
                         <OpenSettings ctl=ctl id=DrawerId::Queue />
                     </div>
                 })}
