@@ -103,13 +103,9 @@ impl StageTexts {
         })
     }
 
-    /// The name of the button that crashes process `n`, and its short label.
+    /// The name of the button that crashes process `n`.
     pub fn crash_process(&self, n: u32) -> String {
         self.say("stage.crash_process", &[("n", count(n as usize))])
-    }
-
-    pub fn crash_short(&self) -> &'static str {
-        self.word("stage.crash_short")
     }
 
     /// The name of an answer on its way that a click loses.
