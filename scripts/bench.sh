@@ -29,3 +29,5 @@ echo "== measuring"
 node bench/run.mjs
 echo "== a docs page with two lesson frames, on a throttled link"
 node bench/embed.mjs
+echo "== the moving picture: a burst and a stress run travelling, the CPU slowed 4x"
+node bench/motion.mjs
