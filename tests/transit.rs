@@ -346,3 +346,31 @@ fn a_process_crashed_by_hand_loses_its_queue_and_undo_brings_it_back() {
     assert_eq!(lab.state().stage().processes[0].queue, vec![1]);
     assert_eq!(lab.state().stage().processes[0].process, 1);
 }
+
+#[test]
+fn the_longest_transit_is_drawn_to_its_end() {
+    let mut lab = lab_with_transit(MAX_TRANSIT_MS);
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(3 * MAX_TRANSIT_MS)))
+        .unwrap();
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let late = MAX_TRANSIT_MS * 9 / 10;
+    assert_eq!(
+        token_at(&lab, late),
+        Some((TokenKind::Request, Hop::Out, 0.9, true))
+    );
+    // And its answer, all the way home.
+    let handled = MAX_TRANSIT_MS + 100;
+    assert_eq!(
+        token_at(&lab, handled + late),
+        Some((TokenKind::Ack, Hop::Back, 0.9, true))
+    );
+}
+
+#[test]
+fn each_hop_has_its_stable_name() {
+    assert_eq!(
+        [Hop::Out, Hop::Back, Hop::Dropped].map(Hop::code),
+        ["out", "back", "dropped"]
+    );
+}
