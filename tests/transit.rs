@@ -106,6 +106,11 @@ fn a_request_refused_at_the_door_is_refused_when_it_arrives() {
     let named = |n: &str| events.iter().find(|(_, e)| e == n).map(|(t, _)| *t);
     assert_eq!(named("forbidden"), Some(TRANSIT));
     assert_eq!(named("answered"), Some(2 * TRANSIT));
+    // The refusal travels back, drawn on its way.
+    assert_eq!(
+        token_at(&lab, TRANSIT + 100),
+        Some((TokenKind::Ack, Hop::Back, 0.25, true))
+    );
 }
 
 #[test]
