@@ -376,7 +376,7 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
     // and the page says so and why.
     assert.equal(await speedControl(page).inputValue(), '0', 'the speed control shows Paused');
     assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped at this earlier moment/);
-    assert.match(await page.getByTestId('world-state').textContent(), /^Clock stopped: .* work due/);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Clock stopped: work is due/);
     assert.equal(await virtualNow(page), 0, 'the time that passed after the undone action went with it');
     assert.equal(await clock(page).getAttribute('data-idle'), 'false');
     await sleep(300);
@@ -388,9 +388,39 @@ test('undo and redo of a setting; undo to a moment when a caller still waits sto
     );
     await skipToIdle(page);
     assert.equal(await page.getByTestId('notice').count(), 0, 'running on, the notice is done');
-    assert.match(await page.getByTestId('world-state').textContent(), /^Idle/);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Idle/);
     assert.equal(await virtualNow(page), 1500, 'the caller timeout in force was the redone 1500 ms');
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'timeout-applied');
+  }));
+
+test('the time bar holds still: a change of state or of history moves none of its controls', () =>
+  withLab({}, async (page) => {
+    // Where each of the time bar's controls stands (the history's "to the end" once it shows).
+    const places = () =>
+      page.evaluate(() =>
+        ['skip-to-idle', 'speed', 'history'].map((id) => {
+          const r = document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect();
+          return `${id} ${Math.round(r.x)},${Math.round(r.y + scrollY)}`;
+        }),
+      );
+    const still = async (when) => {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.deepEqual(await places(), start, `nothing moved ${when}`);
+    };
+    const start = await places();
+    await setSpeed(page, 'Clock stopped');
+    await loseAck(page);
+    await send(page);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Clock stopped/);
+    await still('when the clock stopped with work due');
+    await skipToIdle(page);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Idle/);
+    await still('when the world went idle');
+    await button(page, 'Undo').click();
+    await page.getByTestId('history-end').waitFor();
+    await still('after an undo, with "to the end" shown');
+    await page.getByTestId('history-end').click();
+    await still('back at the end');
   }));
 
 test('undo then redo while a caller waits: the clock stays stopped where the redo lands, and the page says so', () =>
@@ -405,14 +435,14 @@ test('undo then redo while a caller waits: the clock stays stopped where the red
     await button(page, 'Redo').click();
     assert.equal(await speedControl(page).inputValue(), '0');
     assert.match(await page.getByTestId('notice').textContent(), /The clock is stopped/, 'still said after the redo');
-    assert.match(await page.getByTestId('world-state').textContent(), /^Clock stopped/);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Clock stopped/);
     const stoppedAt = await virtualNow(page);
     assert.ok(stoppedAt < 3_000, 'the caller still waits');
     // Running on ends the notice, and its caller gives up at its deadline as it would have.
     await setSpeed(page, '4x');
     assert.equal(await page.getByTestId('notice').count(), 0, 'choosing a speed ends the notice');
     await page.locator('[data-testid=timeline-row][data-attempt="1"][data-outcome="timeout-applied"]').waitFor({ timeout: 10_000 });
-    assert.match(await page.getByTestId('world-state').textContent(), /^Idle/);
+    assert.match(await page.getByTestId('world-state').innerText(), /^Idle/);
   }));
 
 test('the speed control: Paused stops the clock, 4x reaches the deadline sooner than 1x', () =>

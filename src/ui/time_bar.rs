@@ -43,16 +43,31 @@ pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl Int
             >
                 {move || clock.with(|c| texts().clock(c.0, &c.2))}
             </p>
-            // Always one line or the other, so its coming and going moves nothing.
+            // All three sayings share one cell, only the one in force seen: the
+            // cell is as tall as the longest, so a change of state moves nothing
+            // under the pointer (a person presses Undo, then Skip to idle).
             <p class="hint world-state" data-testid="world-state">
                 {move || {
-                    if idle.get() {
-                        texts().idle
+                    let texts = texts();
+                    let shown = if idle.get() {
+                        0
                     } else if ctl.speed.get() == Speed::Paused && !ctl.skipping.get() {
-                        texts().stopped_with_work
+                        1
                     } else {
-                        texts().running
-                    }
+                        2
+                    };
+                    [texts.idle, texts.stopped_with_work, texts.running]
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, text)| {
+                            let seen = i == shown;
+                            view! {
+                                <span class="world-state-line" class:shown=seen aria-hidden=(!seen).then_some("true")>
+                                    {text}
+                                </span>
+                            }
+                        })
+                        .collect_view()
                 }}
             </p>
             </div>
@@ -136,16 +151,26 @@ pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl Int
                     }
                 />
                 <span class="history-at" data-testid="history-at">{at_text}</span>
+                // Kept in its place, unseen, at the end: its coming moves nothing.
                 {move || {
                     let (at, end) = span.get();
-                    (at < end)
-                        .then(|| {
-                            view! {
-                                <button data-testid="history-end" on:click=move |_| ctl.travel_to(end)>
-                                    {move || texts().history_end}
-                                </button>
+                    let away = at < end;
+                    view! {
+                        <button
+                            class="history-end"
+                            class:unseen=!away
+                            data-testid=away.then_some("history-end")
+                            aria-hidden=(!away).then_some("true")
+                            tabindex=(!away).then_some("-1")
+                            on:click=move |_| {
+                                if away {
+                                    ctl.travel_to(end);
+                                }
                             }
-                        })
+                        >
+                            {move || texts().history_end}
+                        </button>
+                    }
                 }}
             </div>
         </div>
