@@ -297,16 +297,54 @@ fn losing_an_answer_not_on_its_way_is_refused_and_changes_nothing() {
         lab.dispatch(Action::LoseAnswer { attempt: 1 }),
         Err(LabError::NoAnswerOnItsWay(1))
     );
-    // A caller that stopped waiting left no answer to lose behind it either.
-    let mut late = lab_with_transit(TRANSIT);
-    late.dispatch(Action::Set(Setting::CallerTimeoutMs(TRANSIT + 200)))
+}
+
+#[test]
+fn a_request_on_its_way_arrives_though_its_caller_gave_up() {
+    // The caller gives up after 100 ms; its request is still on the network.
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::Set(Setting::CallerTimeoutMs(100)))
         .unwrap();
-    send(&mut late, "alice", false);
-    late.dispatch(Action::Wait { ms: TRANSIT + 300 }).unwrap();
-    assert_eq!(
-        late.dispatch(Action::LoseAnswer { attempt: 1 }),
-        Err(LabError::NoAnswerOnItsWay(1))
+    send(&mut lab, "alice", false);
+    lab.dispatch(Action::Wait { ms: TRANSIT + 300 }).unwrap();
+    let events = timeline_of_first(&lab);
+    let named = |n: &str| events.iter().find(|(_, e)| e == n).map(|(t, _)| *t);
+    assert_eq!(named("timed-out"), Some(100));
+    // It still arrives, is applied, and its answer heads back to nobody.
+    assert_eq!(named("queued"), Some(TRANSIT));
+    assert_eq!(named("handled"), Some(TRANSIT + 100));
+    assert_eq!(lab.state().store().balance("alice"), 100);
+    let on_way = token_at(&lab, TRANSIT + 300).unwrap();
+    assert_eq!((on_way.0, on_way.1), (TokenKind::Ack, Hop::Back));
+    // On its way, it can be lost like any answer; the caller had given up, so
+    // its row says what it said: timed out, and applied.
+    let outcome = row_outcome(&lab);
+    lab.dispatch(Action::LoseAnswer { attempt: 1 }).unwrap();
+    lab.skip_to_idle().unwrap();
+    assert_eq!(row_outcome(&lab), outcome);
+    assert_eq!(outcome, idempotency_lab::lab::Outcome::TimeoutApplied);
+    let events = timeline_of_first(&lab);
+    assert!(
+        !events.iter().any(|(_, e)| e == "answered"),
+        "nobody heard it"
     );
+    // Nothing is left held: a retry with the same key gets the receipt.
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    assert_eq!(lab.state().store().balance("alice"), 100);
+    assert!(lab.state().until_next().is_none());
+}
+
+fn row_outcome(lab: &Lab) -> idempotency_lab::lab::Outcome {
+    lab.state()
+        .timeline()
+        .iter()
+        .find(|r| r.attempt.id == 1)
+        .unwrap()
+        .outcome()
 }
 
 #[test]
@@ -378,4 +416,60 @@ fn each_hop_has_its_stable_name() {
         [Hop::Out, Hop::Back, Hop::Dropped].map(Hop::code),
         ["out", "back", "dropped"]
     );
+}
+
+#[test]
+fn a_redelivered_copy_is_made_where_its_original_is_queued_not_before_it_arrives() {
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::SetRedeliver { on: true }).unwrap();
+    send(&mut lab, "alice", false);
+    lab.skip_to_idle().unwrap();
+    let when = |attempt: u64, name: &str| {
+        lab.state()
+            .world()
+            .events()
+            .iter()
+            .find(|e| {
+                e.what.attempt() == Some(attempt)
+                    && serde_json::to_value(e).unwrap()["event"] == name
+            })
+            .map(|e| e.at)
+    };
+    // The copy appears in the queue when the original does, right behind it.
+    assert_eq!(when(1, "queued"), Some(TRANSIT));
+    assert_eq!(when(2, "sent"), Some(TRANSIT));
+    assert_eq!(when(2, "queued"), Some(TRANSIT));
+    // So the original is applied and the copy gets its receipt.
+    assert_eq!(when(1, "handled"), Some(TRANSIT + 100));
+    assert_eq!(when(2, "handled"), Some(TRANSIT + 200));
+    let store = |attempt| {
+        lab.state()
+            .world()
+            .events()
+            .iter()
+            .find_map(|e| match &e.what {
+                Happening::Handled {
+                    attempt: a, store, ..
+                } if *a == attempt => Some(store.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert!(matches!(
+        store(1),
+        Ok(idempotency_lab::StoreOutcome::Applied(_))
+    ));
+    assert!(matches!(
+        store(2),
+        Ok(idempotency_lab::StoreOutcome::Replayed(_))
+    ));
+    // The copy does not travel: it was never on the caller's arrow.
+    assert!(lab.state().world().events().iter().any(|e| matches!(
+        e.what,
+        Happening::Sent {
+            attempt: 2,
+            transit: 0,
+            ..
+        }
+    )));
 }

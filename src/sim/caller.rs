@@ -37,6 +37,7 @@ pub(super) async fn call(
         door,
         redelivery_of,
         retry_of,
+        copy_on_arrival,
     } = call;
     shared
         .broker
@@ -66,8 +67,8 @@ pub(super) async fn call(
     });
     // The naive worker treats every delivery as new: it forgets the caller's key
     // and files each copy under a key of its own, so nothing is recognised. The
-    // copy goes as far as the caller's own request does: a caller that gives up
-    // while waiting for room takes both back.
+    // copy goes as far as the caller's own request does (in the caller's own
+    // process, a caller that gives up while waiting for room takes both back).
     let naive_copy = (door.is_ok() && shared.settings().naive).then(|| {
         let copy = grant.with_key(format!("delivery-{attempt}"));
         let naive = Rc::clone(&running.naive);
@@ -82,8 +83,125 @@ pub(super) async fn call(
     let account = grant.account_id.clone();
     let keeps_records = shared.settings().keeps_records();
     let claimed = grant.clone();
+    let request = Request {
+        attempt,
+        grant,
+        lose_acknowledgement,
+        door,
+        transit,
+        keeps_records,
+        copy_on_arrival,
+    };
+    // The naive copy runs beside the request, for as long as the request lasts.
+    let beside = async {
+        if let Some(copy) = naive_copy {
+            copy.await;
+        }
+        pending::<std::convert::Infallible>().await
+    };
+    // A patient caller's deadline never comes.
+    let deadline_passes = async {
+        match deadline {
+            Some(at) => shared.clock.sleep_until(at).await,
+            None => pending().await,
+        }
+    };
+    let what = if transit == 0 {
+        // In the caller's own process: a caller that gives up takes its request
+        // back if it is not queued yet (waiting for room, or for the first).
+        let answer = async {
+            let arrived = journey(Rc::clone(&shared), running.clone(), request).await;
+            heard_or_silence(arrived, deadline).await
+        };
+        let heard = async {
+            let heard = match select(pin!(answer), pin!(deadline_passes)).await {
+                Either::Left((answer, _)) => Some(answer),
+                Either::Right(_) => None,
+            };
+            let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
+            let_go(&shared, &running, &claimed, attempt, keeps_records, ended);
+            heard_as_happening(&shared, &running, &account, attempt, heard)
+        };
+        match select(pin!(heard), pin!(beside)).await {
+            Either::Left((what, _)) => what,
+            Either::Right((never, _)) => match never {},
+        }
+    } else {
+        // Across a network: once sent, the request is the network's and then the
+        // process's. A caller that gives up stops listening; its request still
+        // arrives, is handled, and its answer comes back to nobody.
+        let (tell, told) = oneshot::channel();
+        let journey_shared = Rc::clone(&shared);
+        let journey_running = running.clone();
+        shared.spawn(async move {
+            let on_way = journey(Rc::clone(&journey_shared), journey_running.clone(), request);
+            let arrived = match select(pin!(on_way), pin!(beside)).await {
+                Either::Left((arrived, _)) => arrived,
+                Either::Right((never, _)) => match never {},
+            };
+            let ended = matches!(arrived, Some(Err(GrantError::WorkerStopped)));
+            let _ = tell.send(arrived);
+            let_go(
+                &journey_shared,
+                &journey_running,
+                &claimed,
+                attempt,
+                keeps_records,
+                ended,
+            );
+        });
+        let answer = async { heard_or_silence(told.await.ok().flatten(), deadline).await };
+        let heard = match select(pin!(answer), pin!(deadline_passes)).await {
+            Either::Left((answer, _)) => Some(answer),
+            Either::Right(_) => None,
+        };
+        heard_as_happening(&shared, &running, &account, attempt, heard)
+    };
+    let heard = match &what {
+        Happening::Answered { answer, .. } => answer.clone(),
+        _ => Err(GrantError::Timeout),
+    };
+    shared.report(what);
+    heard
+}
+
+/// A request on its way: what a caller sent, and how long the network takes.
+struct Request {
+    attempt: AttemptId,
+    grant: GrantPoints,
+    lose_acknowledgement: bool,
+    door: Result<(), GrantError>,
+    transit: crate::sim::Millis,
+    keeps_records: bool,
+    copy_on_arrival: Option<Box<Call>>,
+}
+
+/// A request's journey: across the network to its process, in at the door,
+/// its operation's record claimed, through the queue and the store, and the
+/// answer back across the network. `None` when no answer arrives (it was lost).
+async fn journey(
+    shared: Rc<Shared>,
+    running: Running,
+    request: Request,
+) -> Option<Result<GrantResult, GrantError>> {
+    let Request {
+        attempt,
+        grant,
+        lose_acknowledgement,
+        door,
+        transit,
+        keeps_records,
+        copy_on_arrival,
+    } = request;
     let at_process = async {
         travel(&shared, transit).await;
+        // The queue's copy starts here, behind the request it copies.
+        if let Some(copy) = copy_on_arrival {
+            let (copy_shared, copy_running) = (Rc::clone(&shared), running.clone());
+            shared.spawn(async move {
+                let _ = call(copy_shared, *copy, copy_running).await;
+            });
+        }
         // A key is not a credential: a request for another account than the
         // signed-in caller's is refused before any store is asked.
         if let Err(refused) = door {
@@ -94,20 +212,20 @@ pub(super) async fn call(
         }
         let mut direct = None;
         if keeps_records {
-            let waited = wait_for_claim(&shared, &claimed, attempt, &running).await?;
+            let waited = wait_for_claim(&shared, &grant, attempt, &running).await?;
             // The first attempt is done: its receipt is the answer, read from the
             // store with no second pass through the queue and the work.
             let stored = waited
-                .then(|| shared.receipt_in(&running.memory, &claimed))
+                .then(|| shared.receipt_in(&running.memory, &grant))
                 .flatten();
             if let Some(receipt) = stored {
-                shared.release_claim(&running.claims, &claimed, attempt, false);
+                shared.release_claim(&running.claims, &grant, attempt, false);
                 let delivered = answer(Ok(StoreOutcome::Replayed(receipt)), lose_acknowledgement);
                 shared.report(Happening::Handled {
                     attempt,
                     store: delivered.store.clone(),
                     acknowledgement_lost: delivered.caller.is_err(),
-                    balance: shared.balance_in(&running.memory, &claimed.account_id),
+                    balance: shared.balance_in(&running.memory, &grant.account_id),
                 });
                 direct = Some(delivered.caller);
             }
@@ -117,92 +235,79 @@ pub(super) async fn call(
             None => {
                 running
                     .worker
-                    .process_tagged(attempt, grant, lose_acknowledgement)
+                    .process_tagged(attempt, grant.clone(), lose_acknowledgement)
                     .await
             }
         }
     };
-    let answer = async {
-        match at_process.await {
-            // The article's worker turns a lost acknowledgement into a timeout at
-            // once. Over a real connection the answer drops on its way back, and a
-            // caller with a deadline hears nothing at all: it finds out only when
-            // its deadline passes.
-            Err(GrantError::Timeout) => {
-                if transit > 0 {
-                    shared.clock.sleep(transit / 2).await;
-                    shared.report(Happening::AnswerLost { attempt });
-                }
-                match deadline {
-                    Some(_) => pending().await,
-                    None => Err(GrantError::Timeout),
-                }
+    match at_process.await {
+        // The article's worker turns a lost acknowledgement into a timeout at
+        // once. Over a real connection the answer drops on its way back, and a
+        // caller hears nothing at all.
+        Err(GrantError::Timeout) => {
+            if transit > 0 {
+                shared.clock.sleep(transit / 2).await;
+                shared.report(Happening::AnswerLost { attempt });
             }
-            answer => {
-                if travel_back(&shared, attempt, transit).await {
-                    answer
-                } else {
-                    // Lost on its way by a person's hand: as if the fault had
-                    // struck, the caller hears nothing.
-                    match deadline {
-                        Some(_) => pending().await,
-                        None => Err(GrantError::Timeout),
-                    }
-                }
-            }
+            None
         }
-    };
-    // A patient caller's deadline never comes.
-    let deadline = async {
-        match deadline {
-            Some(at) => shared.clock.sleep_until(at).await,
-            None => pending().await,
-        }
-    };
-    let heard = async {
-        let heard = match select(pin!(answer), pin!(deadline)).await {
-            Either::Left((answer, _)) => Some(answer),
-            Either::Right(_) => None,
-        };
-        // A call that ends before its delivery was queued (its caller gave up)
-        // takes its claim back with it; once queued, only the store's answer or
-        // the end of the process releases it. A call that hears its process
-        // ended lets go too: it may have claimed after the process's records
-        // were released, on its way to a queue that was being torn down.
-        if keeps_records {
-            let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
-            shared.release_claim(&running.claims, &claimed, attempt, !ended);
-        }
-        shared.broker.withdrawn(attempt);
-        match heard {
-            Some(answer) => Happening::Answered {
-                attempt,
-                answer,
-                balance: shared.balance_in(&running.memory, &account),
-            },
-            None => Happening::TimedOut {
-                attempt,
-                balance: shared.balance_in(&running.memory, &account),
-            },
-        }
-    };
-    // The naive copy runs beside the call, for as long as the call lasts.
-    let beside = async {
-        if let Some(copy) = naive_copy {
-            copy.await;
-        }
-        pending::<std::convert::Infallible>().await
-    };
-    let what = match select(pin!(heard), pin!(beside)).await {
-        Either::Left((what, _)) => what,
-        Either::Right((never, _)) => match never {},
-    };
-    let heard = match &what {
-        Happening::Answered { answer, .. } => answer.clone(),
-        _ => Err(GrantError::Timeout),
-    };
-    shared.report(what);
-    heard
+        // Lost on its way by a person's hand, as if the fault had struck.
+        answer => travel_back(&shared, attempt, transit)
+            .await
+            .then_some(answer),
+    }
+}
+
+/// What a caller makes of its answer: the answer, or, when none arrives,
+/// silence until its deadline (a patient caller, with none, is told of a
+/// timeout).
+async fn heard_or_silence(
+    arrived: Option<Result<GrantResult, GrantError>>,
+    deadline: Option<crate::sim::Millis>,
+) -> Result<GrantResult, GrantError> {
+    match (arrived, deadline) {
+        (Some(answer), _) => answer,
+        (None, Some(_)) => pending().await,
+        (None, None) => Err(GrantError::Timeout),
+    }
+}
+
+/// The request is done with: a call that ends before its delivery was queued
+/// (its caller gave up) takes its claim back with it; once queued, only the
+/// store's answer or the end of the process releases it. A call that hears its
+/// process ended lets go too: it may have claimed after the process's records
+/// were released, on its way to a queue that was being torn down.
+fn let_go(
+    shared: &Shared,
+    running: &Running,
+    claimed: &GrantPoints,
+    attempt: AttemptId,
+    keeps_records: bool,
+    ended: bool,
+) {
+    if keeps_records {
+        shared.release_claim(&running.claims, claimed, attempt, !ended);
+    }
+    shared.broker.withdrawn(attempt);
+}
+
+/// What the world logs of what a caller heard (`None`: its deadline passed).
+fn heard_as_happening(
+    shared: &Shared,
+    running: &Running,
+    account: &str,
+    attempt: AttemptId,
+    heard: Option<Result<GrantResult, GrantError>>,
+) -> Happening {
+    let balance = shared.balance_in(&running.memory, account);
+    match heard {
+        Some(answer) => Happening::Answered {
+            attempt,
+            answer,
+            balance,
+        },
+        None => Happening::TimedOut { attempt, balance },
+    }
 }
 
 /// A person's caller with an automatic retry policy: it calls, and while the
@@ -345,6 +450,9 @@ pub(super) struct Call {
     pub redelivery_of: Option<AttemptId>,
     /// The caller's automatic retry of this attempt.
     pub retry_of: Option<AttemptId>,
+    /// The queue's copy of this message, made when the request arrives to be
+    /// queued (across a network; without one, the world makes it at once).
+    pub copy_on_arrival: Option<Box<Call>>,
 }
 
 impl Call {
@@ -388,6 +496,7 @@ impl Call {
             door,
             redelivery_of: None,
             retry_of: None,
+            copy_on_arrival: None,
         }
     }
 
@@ -404,6 +513,7 @@ impl Call {
             door: Ok(()),
             redelivery_of: Some(original),
             retry_of: None,
+            copy_on_arrival: None,
         }
     }
 }

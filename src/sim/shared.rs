@@ -6,6 +6,8 @@
 use std::cell::{Cell, RefCell};
 
 use futures::channel::oneshot;
+use futures::executor::LocalSpawner;
+use futures::task::LocalSpawnExt;
 
 use crate::core::{
     DurableStore, GrantPoints, GrantResult, InProgressRecords, MailService, PointStore, Profiles,
@@ -18,6 +20,8 @@ use super::outbox::Outbox;
 use super::settings::{Faults, Settings};
 
 pub(super) struct Shared {
+    /// The world's executor: where a task runs on its own.
+    spawner: LocalSpawner,
     pub clock: Clock,
     pub log: RefCell<Vec<Event>>,
     pub settings: Cell<Settings>,
@@ -45,8 +49,9 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    pub fn new(outbox: Outbox) -> Self {
+    pub fn new(outbox: Outbox, spawner: LocalSpawner) -> Self {
         Shared {
+            spawner,
             clock: Clock::default(),
             log: RefCell::new(Vec::new()),
             settings: Cell::default(),
@@ -62,6 +67,14 @@ impl Shared {
             mail: RefCell::default(),
             answers_on_way: RefCell::default(),
         }
+    }
+
+    /// Runs `task` in the world, on its own: what goes on after whoever
+    /// started it stops waiting (a request on the network, its caller gone).
+    pub fn spawn(&self, task: impl std::future::Future<Output = ()> + 'static) {
+        self.spawner
+            .spawn_local(task)
+            .expect("the world's executor takes tasks");
     }
 
     /// The settings in force now.

@@ -53,7 +53,7 @@ impl World {
         let pool = LocalPool::new();
         let spawner = pool.spawner();
         let (outbox, wake_relay) = Outbox::new();
-        let shared = Rc::new(Shared::new(outbox));
+        let shared = Rc::new(Shared::new(outbox, spawner.clone()));
         let switchboard = Rc::new(Switchboard::default());
         let process = Process::start(1, 1, &shared, &switchboard, &spawner);
         let mut world = World {
@@ -156,11 +156,17 @@ impl World {
         // behind it in the same queue, with nobody waiting for its answer. A
         // request refused at the door never reaches the queue, so it has no copy.
         let mut faults = self.faults();
-        let copy = (first.door.is_ok() && faults.redeliver_next).then(|| {
+        let mut copy = (first.door.is_ok() && faults.redeliver_next).then(|| {
             faults.redeliver_next = false;
             Call::redelivery(self.shared.fresh_attempt(), attempt, first.grant.clone())
         });
         self.arm(faults);
+        // Across a network, the queue copies the message as it queues it: the
+        // copy starts when the original's request arrives, not before.
+        let mut first = first;
+        if settings.transit_ms > 0 {
+            first.copy_on_arrival = copy.take().map(Box::new);
+        }
         // The first attempt goes where the copy (if any) goes: routed now.
         match settings.auto_retry.filter(|_| retrying) {
             Some(policy) => {
