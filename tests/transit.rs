@@ -473,3 +473,32 @@ fn a_redelivered_copy_is_made_where_its_original_is_queued_not_before_it_arrives
         }
     )));
 }
+
+#[test]
+fn a_request_that_arrives_at_an_ended_process_is_turned_away_and_never_copied() {
+    let mut lab = lab_with_transit(TRANSIT);
+    lab.dispatch(Action::SetRedeliver { on: true }).unwrap();
+    send(&mut lab, "alice", false);
+    // Its process crashes while the request is on its way.
+    lab.dispatch(Action::Wait { ms: 100 }).unwrap();
+    lab.dispatch(Action::CrashProcess { process: 1 }).unwrap();
+    lab.skip_to_idle().unwrap();
+    assert!(
+        !lab.state().world().events().iter().any(|e| matches!(
+            e.what,
+            Happening::Sent {
+                redelivery_of: Some(_),
+                ..
+            }
+        )),
+        "the queue never held it, so it made no copy"
+    );
+    assert_eq!(lab.state().timeline().len(), 1);
+    assert_eq!(
+        lab.state().timeline()[0].outcome(),
+        idempotency_lab::lab::Outcome::ProcessEnded
+    );
+    assert_eq!(lab.state().store().balance("alice"), 0);
+    // The switch went with that message, as it does when it is sent.
+    assert!(!lab.state().faults().redeliver_next);
+}

@@ -37,7 +37,7 @@ pub(super) async fn call(
         door,
         redelivery_of,
         retry_of,
-        copy_on_arrival,
+        copied_on_arrival,
     } = call;
     shared
         .broker
@@ -90,7 +90,7 @@ pub(super) async fn call(
         door,
         transit,
         keeps_records,
-        copy_on_arrival,
+        copied_on_arrival,
     };
     // The naive copy runs beside the request, for as long as the request lasts.
     let beside = async {
@@ -173,7 +173,7 @@ struct Request {
     door: Result<(), GrantError>,
     transit: crate::sim::Millis,
     keeps_records: bool,
-    copy_on_arrival: Option<Box<Call>>,
+    copied_on_arrival: bool,
 }
 
 /// A request's journey: across the network to its process, in at the door,
@@ -191,15 +191,17 @@ async fn journey(
         door,
         transit,
         keeps_records,
-        copy_on_arrival,
+        copied_on_arrival,
     } = request;
     let at_process = async {
         travel(&shared, transit).await;
-        // The queue's copy starts here, behind the request it copies.
-        if let Some(copy) = copy_on_arrival {
+        // The queue's copy is made here, behind the request it copies, under
+        // the next number; a process that has ended queues nothing to copy.
+        if copied_on_arrival && !running.ended.is_closed() {
+            let copy = Call::redelivery(shared.fresh_attempt(), attempt, grant.clone());
             let (copy_shared, copy_running) = (Rc::clone(&shared), running.clone());
             shared.spawn(async move {
-                let _ = call(copy_shared, *copy, copy_running).await;
+                let _ = call(copy_shared, copy, copy_running).await;
             });
         }
         // A key is not a credential: a request for another account than the
@@ -450,9 +452,9 @@ pub(super) struct Call {
     pub redelivery_of: Option<AttemptId>,
     /// The caller's automatic retry of this attempt.
     pub retry_of: Option<AttemptId>,
-    /// The queue's copy of this message, made when the request arrives to be
-    /// queued (across a network; without one, the world makes it at once).
-    pub copy_on_arrival: Option<Box<Call>>,
+    /// The queue copies this message when the request arrives to be queued
+    /// (across a network; without one, the world makes the copy at once).
+    pub copied_on_arrival: bool,
 }
 
 impl Call {
@@ -496,7 +498,7 @@ impl Call {
             door,
             redelivery_of: None,
             retry_of: None,
-            copy_on_arrival: None,
+            copied_on_arrival: false,
         }
     }
 
@@ -513,7 +515,7 @@ impl Call {
             door: Ok(()),
             redelivery_of: Some(original),
             retry_of: None,
-            copy_on_arrival: None,
+            copied_on_arrival: false,
         }
     }
 }

@@ -156,17 +156,24 @@ impl World {
         // behind it in the same queue, with nobody waiting for its answer. A
         // request refused at the door never reaches the queue, so it has no copy.
         let mut faults = self.faults();
-        let mut copy = (first.door.is_ok() && faults.redeliver_next).then(|| {
-            faults.redeliver_next = false;
-            Call::redelivery(self.shared.fresh_attempt(), attempt, first.grant.clone())
-        });
+        let copies = first.door.is_ok() && faults.redeliver_next;
+        faults.redeliver_next &= !copies;
         self.arm(faults);
         // Across a network, the queue copies the message as it queues it: the
-        // copy starts when the original's request arrives, not before.
+        // copy is made when the original's request arrives, not before.
         let mut first = first;
-        if settings.transit_ms > 0 {
-            first.copy_on_arrival = copy.take().map(Box::new);
-        }
+        let copy = match copies {
+            true if settings.transit_ms > 0 => {
+                first.copied_on_arrival = true;
+                None
+            }
+            true => Some(Call::redelivery(
+                self.shared.fresh_attempt(),
+                attempt,
+                first.grant.clone(),
+            )),
+            false => None,
+        };
         // The first attempt goes where the copy (if any) goes: routed now.
         match settings.auto_retry.filter(|_| retrying) {
             Some(policy) => {
