@@ -116,7 +116,7 @@ export function withSettings(query, settings = 'open') {
  * Opens the lab and records every page error, console error and request to another
  * origin; `problems()` lists them so each test can assert there were none.
  */
-export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, deviceScaleFactor = 1, colorScheme = 'light', reducedMotion = 'no-preference', initScript, settings = 'open' } = {}) {
+export async function openLab(browser, server, { query = '', locale = 'en-US', viewport, deviceScaleFactor = 1, colorScheme = 'light', reducedMotion = 'no-preference', initScript, settings = 'open', instant = false } = {}) {
   const context = await browser.newContext({ locale, colorScheme, reducedMotion, deviceScaleFactor, viewport: viewport ?? { width: 1400, height: 1000 } });
   // Runs in the page before the lab does: how a test stages a hostile browser.
   if (initScript) await context.addInitScript(initScript);
@@ -136,7 +136,21 @@ export async function openLab(browser, server, { query = '', locale = 'en-US', v
   });
   await page.goto(server.url + withSettings(query, settings));
   await page.waitForSelector('body[data-settled="true"]');
+  if (instant) await arriveAtOnce(page);
   return { page, context, problems: () => problems };
+}
+
+/**
+ * Sets the network time to 0, as a person does in "Time and process" (in any
+ * language): messages arrive at once. For a test about something else than the
+ * network (the store's rules, a read's date, the queue's slots), so its
+ * moments are the store's own. The first action of the session.
+ */
+export async function arriveAtOnce(page) {
+  const input = page.locator('#transit-time');
+  await input.fill('0');
+  await input.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#transit-time')?.value === '0');
 }
 
 export const rows = (page) => page.locator('[data-testid="timeline-row"]');

@@ -192,7 +192,9 @@ test('a burst larger than the queue makes producers wait, then all complete', ()
     await page.getByLabel('Pause consumer').check();
     await page.getByLabel('Points').fill('5');
     await page.getByRole('button', { name: /Burst: 20 grants at once/ }).click();
-    assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '16');
+    // Once the requests have crossed the network: sixteen queued, four waiting for room.
+    await page.locator('[data-testid="queue-count"][data-queued="16"]').waitFor();
+    await page.locator('[data-testid="waiting"][data-waiting="4"]').waitFor();
     assert.equal(await page.getByTestId('waiting').getAttribute('data-waiting'), '4');
     assert.match(await page.getByTestId('waiting').textContent(), /4 producers waiting/);
     assert.equal(await page.locator('[data-testid="queue-slot"].filled').count(), 16);
@@ -229,7 +231,8 @@ test('a processing time shows the consumer holding a delivery, in real time at 1
     assert.ok(Date.now() - started >= 1900, `answered after ${Date.now() - started} ms of real time`);
     await expectLast(page, 'applied', { receipt: '100', current: '100' });
     assert.equal(await page.locator('[data-testid="consumer"].busy').count(), 0, 'the consumer is idle again');
-    assert.match(await lastRow(page).locator('td.store').textContent(), /points added: \+100\s*at 2\.0 s/);
+    // The request's 0.4 s on the network, then 2 s of work.
+    assert.match(await lastRow(page).locator('td.store').textContent(), /points added: \+100\s*at 2\.4 s/);
   }));
 
 test('Reset empties the lab', () =>

@@ -181,7 +181,7 @@ test('export, then import the file back; hostile files are refused whole', () =>
     const exported = await readFile(await download.path(), 'utf8');
     const parsed = JSON.parse(exported);
     assert.equal(parsed.format, 'idempotency-lab/session');
-    assert.equal(parsed.version, 3);
+    assert.equal(parsed.version, 4);
     assert.ok(parsed.actions.length >= 4);
 
     await page.getByRole('button', { name: 'Reset' }).click();

@@ -49,6 +49,9 @@ test('every part is drawn with the ids the README names, and the description fol
     assert.match(await description.textContent(), /Process 1 running: 0 of 16 queued, 0 waiting for room; the consumer is idle\. No caller yet/);
     await page.getByRole('switch', { name: 'Pause consumer' }).check();
     await button(page, 'Burst: 20 grants at once').click();
+    // Once the requests have crossed the network.
+    await page.locator('[data-testid="stage-queue-slot"][data-attempt="16"]').waitFor();
+    await page.locator('[data-testid="stage-waiting"]').filter({ hasText: /4 wait for room/ }).waitFor();
     assert.equal(await part(page, 'stage-queue-slot', '[data-attempt]').count(), 16);
     assert.match(await description.textContent(), /16 of 16 queued, 4 waiting for room/);
     assert.match(await part(page, 'stage-waiting').textContent(), /4 wait for room/);
@@ -168,8 +171,10 @@ test('each part of the picture takes the keyboard focus and says what it is', ()
     assert.ok(at('0 of 16 slots taken') > 0 && at('the consumer is idle') > at('0 of 16 slots taken'), JSON.stringify(order));
   }));
 
+// A message without network time: drawn for a moment after its event (the
+// motion tests cover one that travels in the world).
 test('under reduced motion a token is placed where it goes, not moved', () =>
-  withLab({ reducedMotion: 'reduce' }, async (page) => {
+  withLab({ reducedMotion: 'reduce', instant: true }, async (page) => {
     await setSpeed(page, 'Clock stopped');
     await button(page, 'Send').click();
     const token = part(page, 'stage-token', '[data-kind="request"]');

@@ -150,7 +150,7 @@ test('Durable: one transaction, crashed between the two writes: nothing is half 
   }));
 
 test('two processes, each with its memory: a quick retry goes to the other process, and both apply', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await setSpeed(page, 'Clock stopped');
     await choose(page, 'Processes', '2');
     assert.equal(await clock(page).getAttribute('data-processes'), '1 2');
@@ -186,7 +186,8 @@ test('two processes, each with its memory: a quick retry goes to the other proce
 
 test('a day later with 24 hours of retention the receipt is gone, and a retry grants again; the ledger row recognises it', async () => {
   for (const ledger of [false, true]) {
-    await withLab({}, async (page) => {
+    // Messages arrive at once: the day is counted from the store's own moment.
+    await withLab({ instant: true }, async (page) => {
       await choose(page, 'Store', 'Durable: one transaction');
       const retention = field(page, 'Retention (hours)');
       await retention.fill('24');

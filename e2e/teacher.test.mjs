@@ -127,7 +127,7 @@ test('the same scenario as a file, opened in Persian; a hostile file is refused 
     await download.saveAs(path);
     const file = JSON.parse(await readFile(path, 'utf8'));
     assert.equal(file.format, 'idempotency-lab-scenario');
-    assert.equal(file.version, 1);
+    assert.equal(file.version, 2);
     assert.deepEqual(Object.keys(file.languages), ['en', 'fa']);
     assert.equal(file.scripts.scenarios[0].steps.length, 2);
     // Hostile: markup in a narration. Refused with the reason; the list and lab stay.

@@ -1,6 +1,9 @@
 // End-to-end: the simulated world on the page. Its virtual clock, the caller's
 // deadline and what really became of a timed-out attempt, restarting the process,
 // the naive worker beside the idempotent one, undo and redo, and the speed control.
+// A test that counts the world's moments to the millisecond opens with messages
+// arriving at once (`instant`), so its moments are the store's own (the
+// network's time is motion.test.mjs's subject).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -59,6 +62,7 @@ test('the time and process panel: its controls and their defaults', () =>
     assert.equal(await speed.inputValue(), '1x', '1x by default');
     assert.equal(await page.getByLabel('Caller timeout (ms)', { exact: true }).inputValue(), '3000');
     assert.equal(await page.getByLabel('Processing time (ms)', { exact: true }).inputValue(), '100');
+    assert.equal(await page.getByLabel('Network time each way (ms)', { exact: true }).inputValue(), '400');
     assert.equal(await button(page, 'Skip to idle').isDisabled(), true, 'nothing to skip while idle');
     assert.equal(await button(page, 'Undo').isDisabled(), true);
     assert.equal(await button(page, 'Redo').isDisabled(), true);
@@ -66,12 +70,13 @@ test('the time and process panel: its controls and their defaults', () =>
     assert.equal(await page.getByRole('switch', { name: 'Naive worker beside' }).isChecked(), false);
     assert.equal(await page.getByTestId('naive-balances').count(), 0, 'no naive side until it is switched on');
 
-    // A normal send is answered after the processing time, in real time at 1x
-    // (virtual time never runs ahead of the wall clock there), and no sooner.
+    // A normal send is answered after its way there, the processing time and its
+    // way back, in real time at 1x (virtual time never runs ahead of the wall
+    // clock there), and no sooner.
     const started = Date.now();
     await send(page);
     await answeredRows(page).first().waitFor();
-    assert.ok(Date.now() - started >= 95, `answered after ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started >= 895, `answered after ${Date.now() - started} ms`);
     assert.equal(await row(page, 1).getAttribute('data-outcome'), 'applied');
     await page.locator('[data-testid="clock"][data-idle="true"]').waitFor();
     assert.equal(await button(page, 'Skip to idle').isDisabled(), true);
@@ -79,7 +84,7 @@ test('the time and process panel: its controls and their defaults', () =>
   }));
 
 test('a lost acknowledgement: the caller times out, though the store applied it before', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await loseAck(page);
     await send(page);
     assert.equal(await answeredRows(page).count(), 0, 'the caller hears nothing before its deadline');
@@ -100,7 +105,7 @@ test('a lost acknowledgement: the caller times out, though the store applied it 
   }));
 
 test('applied after the timeout: a paused consumer, a retry sent while the first is still queued', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     // Only "Skip to idle" moves the clock here, so every time below is exact.
     await setSpeed(page, 'Clock stopped');
     await pauseConsumer(page);
@@ -137,7 +142,7 @@ test('applied after the timeout: a paused consumer, a retry sent while the first
   }));
 
 test('a paused consumer holds the work but not the callers\' clocks: a burst times out, its truth comes later', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await setSpeed(page, 'Clock stopped');
     await pauseConsumer(page);
     await page.getByLabel('Points').fill('5');
@@ -160,7 +165,7 @@ test('a paused consumer holds the work but not the callers\' clocks: a burst tim
   }));
 
 test('applied after the timeout: processing takes longer than the caller waits', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await setSetting(page, 'Processing time (ms)', 5000);
     await send(page);
     await skipToIdle(page);
@@ -217,7 +222,7 @@ test('never applied: a timed-out attempt the store later refuses', () =>
   }));
 
 test('a restart turns away the callers still waiting: they hear that the process ended', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await pauseConsumer(page);
     await send(page);
     assert.equal(await page.getByTestId('queue-count').getAttribute('data-queued'), '1');
@@ -446,7 +451,7 @@ test('undo then redo while a caller waits: the clock stays stopped where the red
   }));
 
 test('the speed control: Paused stops the clock, 4x reaches the deadline sooner than 1x', () =>
-  withLab({}, async (page) => {
+  withLab({ instant: true }, async (page) => {
     await setSpeed(page, 'Clock stopped');
     assert.equal(await speedControl(page).inputValue(), '0');
     await loseAck(page);
@@ -522,11 +527,13 @@ test('the settings refuse bad input with a message, and keep the value in force'
     await loseAck(page);
     await send(page);
     await skipToIdle(page);
-    assert.equal(await virtualNow(page), 500, 'the caller waited the new 500 ms');
+    // The request arrives at 0.4 s and is applied at once; its answer drops half
+    // way home at 0.6 s, after the caller gave up at the new 500 ms.
+    assert.equal(await virtualNow(page), 600, 'idle once the lost answer dropped');
     const facts = await rowFacts(row(page, 1));
     assert.equal(facts.outcome, 'timeout-applied');
-    assert.match(facts.store, /at 0\.0 s/);
-    assert.match(facts.caller, /at 0\.5 s/);
+    assert.match(facts.store, /at 0\.4 s/);
+    assert.match(facts.caller, /at 0\.5 s/, 'the caller waited the new 500 ms');
   }));
 
 test('Persian: the time and process panel, right to left, refusing bad settings in Persian', () =>

@@ -52,6 +52,20 @@ fn new_root() -> HtmlElement {
     root
 }
 
+/// A new lab whose messages arrive at once: for a test of a panel's drawing,
+/// not of the network (the motion tests and tests/transit.rs have that), so
+/// what it checks stands the moment it is sent.
+fn instant_lab() -> Lab {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Set(Setting::TransitMs(0))).unwrap();
+    lab
+}
+
+/// [`mount`] on an [`instant_lab`].
+async fn mount_instant(lang: Lang) -> Mounted {
+    mount_with(lang, Some(instant_lab())).await
+}
+
 /// Mounts the page on `lab` (a new lab when `None`) in its own container.
 async fn mount_with(lang: Lang, lab: Option<Lab>) -> Mounted {
     install_texts();
@@ -280,7 +294,7 @@ async fn a_changed_payload_under_the_same_key_is_rejected() {
 
 #[wasm_bindgen_test]
 async fn a_processing_time_holds_the_delivery_before_answering() {
-    let lab = mount(Lang::En).await;
+    let lab = mount_instant(Lang::En).await;
     lab.set_number("processing-time", "300").await;
     lab.click("Send").await;
     assert!(lab.rows().is_empty(), "still in the consumer's hand");
@@ -323,7 +337,7 @@ async fn persian_turns_the_page_right_to_left() {
 
 #[wasm_bindgen_test]
 async fn a_paused_burst_fills_the_queue_and_producers_wait_until_released() {
-    let lab = mount(Lang::En).await;
+    let lab = mount_instant(Lang::En).await;
     lab.toggle_pause().await;
     lab.click("Burst: 20 grants at once").await;
     let count = lab.find("[data-testid=queue-count]").unwrap();
@@ -478,7 +492,7 @@ fn the_explorer_in_wasm_finds_what_the_native_build_found() {
 /// A lab whose durable store writes the balance first, with a crash armed between
 /// the two writes, after one send has crashed its process there.
 fn balance_first_crashed() -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     for action in [
         Action::Set(Setting::Store(StoreKind::BalanceFirst)),
         Action::SetCrashPoint {
@@ -817,7 +831,7 @@ async fn the_start_up_draws_a_panels_later_part_before_the_next_panel() {
 /// producers waiting, the newest callers, and a description that says so.
 #[wasm_bindgen_test]
 async fn the_stage_draws_a_paused_burst_and_describes_it() {
-    let lab = mount(Lang::En).await;
+    let lab = mount_instant(Lang::En).await;
     lab.toggle_pause().await;
     lab.click("Burst: 20 grants at once").await;
     let stage = lab.find("[data-testid=stage]").expect("the stage is drawn");
@@ -856,7 +870,7 @@ async fn the_stage_draws_a_paused_burst_and_describes_it() {
 /// the lab's settings.
 #[wasm_bindgen_test]
 async fn the_stage_writes_the_queue_count_the_deadline_and_the_work_time() {
-    let lab = mount(Lang::En).await;
+    let lab = mount_instant(Lang::En).await;
     let text = |id: &str| {
         lab.find(&format!("[data-testid={id}]"))
             .and_then(|e| e.text_content())

@@ -3,6 +3,9 @@
 //! store's, a value axis with round labelled ticks, attempt numbers as in the
 //! timeline, and the rows its text equivalent lists.
 
+mod common;
+use common::instant_lab;
+
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{
     attempt_label_indices, balance_chart, chart_account, percent, value_axis, Action, BalanceChart,
@@ -27,7 +30,7 @@ fn chart_of(lab: &Lab) -> BalanceChart {
 /// The lesson of the page: a lost acknowledgement, its retry, another grant, and
 /// the first key once more (its stored receipt is now older than the balance).
 fn lesson() -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "order-1042", 100, true);
     send(&mut lab, "order-1042", 100, false);
     send(&mut lab, "order-1043", 25, false);
@@ -72,7 +75,7 @@ fn value_at(chart: &BalanceChart, y: f64) -> f64 {
 
 #[test]
 fn a_replayed_receipt_sits_below_the_current_balance_line() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "order-1042", 100, true);
     send(&mut lab, "order-1043", 25, false);
     send(&mut lab, "order-1042", 100, false);
@@ -97,7 +100,7 @@ fn a_replayed_receipt_sits_below_the_current_balance_line() {
 
 #[test]
 fn the_chart_draws_only_the_newest_attempts() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     // Callers patient enough for 500 deliveries of 100 ms each.
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
@@ -141,7 +144,7 @@ fn the_chart_draws_only_the_newest_attempts() {
 
 #[test]
 fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     // The default 3,000 ms deadline: 29 of 40 deliveries of 100 ms are answered in
     // time; the other 11 are applied after their callers gave up.
     lab.dispatch(Action::Burst {
@@ -200,7 +203,7 @@ fn callers_that_timed_out_draw_no_receipt_and_the_line_follows_the_store() {
 fn the_line_is_the_balance_right_after_each_attempt_so_it_never_drops_without_a_cause() {
     // The article's story: the first caller times out at 3 s, after the later
     // grants; the line still stands at 100 for it, then 100, 100, 125, 125.
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     for step in 1..=4 {
         for action in idempotency_lab::lab::story_step(step).unwrap() {
             lab.dispatch(action).unwrap();
@@ -221,7 +224,7 @@ fn the_line_is_the_balance_right_after_each_attempt_so_it_never_drops_without_a_
 
 #[test]
 fn a_lost_acknowledgement_is_drawn_at_its_own_balance_not_at_the_deadline() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("order-1042", "account-7", 100),
         lose_acknowledgement: true,
@@ -255,7 +258,7 @@ fn the_spelled_out_view_box_matches_the_drawing_box() {
 
 #[test]
 fn the_step_line_climbs_at_each_attempt_to_the_new_balance() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "order-1", 100, false);
     send(&mut lab, "order-2", 50, false);
     let chart = chart_of(&lab);
@@ -370,7 +373,7 @@ fn value_axes_are_round_cover_the_values_and_never_have_an_unlabelled_top() {
 /// After a stress run, the account holds hundreds of thousands; then a person
 /// sends grants of 100 points by hand.
 fn after_a_stress_run() -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Stress {
         account_id: "account-7".into(),
         points: 100,
@@ -448,7 +451,7 @@ fn attempt_labels_are_the_timeline_numbers_at_their_marks() {
     // The lost acknowledgement (attempt 1) is answered at its deadline, after
     // attempt 2: the timeline lists them as sent, 1 before 2, and so does the
     // chart.
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("order-1042", "account-7", 100),
         lose_acknowledgement: true,
@@ -476,7 +479,7 @@ fn attempt_labels_are_the_timeline_numbers_at_their_marks() {
     assert_eq!((summary.first_attempt, summary.last_attempt), (1, 2));
 
     // With 120 drawn, a few labels, evenly spread, the first and the last included.
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
@@ -581,7 +584,7 @@ fn the_text_equivalent_lists_each_attempt_with_what_its_mark_shows() {
 
 #[test]
 fn the_text_equivalent_of_a_long_run_lists_only_the_newest_rows() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
@@ -764,7 +767,7 @@ fn the_markup_draws_the_line_over_every_mark_and_names_each_mark_s_attempt() {
 
 #[test]
 fn many_attempts_draw_smaller_marks() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(60_000)))
         .unwrap();
     lab.dispatch(Action::Burst {
@@ -785,7 +788,7 @@ fn many_attempts_draw_smaller_marks() {
 fn the_attempt_axis_is_in_sending_order_with_bursts_and_two_processes() {
     // Two processes share the burst round-robin; the consumers take the waiting
     // producers out of line, and the callers past the deadline give up together.
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "account-7".into(),
@@ -819,7 +822,7 @@ fn the_attempt_axis_is_in_sending_order_with_bursts_and_two_processes() {
 
 #[test]
 fn a_grant_applied_while_its_caller_still_waits_is_drawn_as_a_receipt_not_yet_seen() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "order-1042", 100, false);
     // A lost acknowledgement on a new grant, and on a repeat: both callers wait.
     for action in [
@@ -855,7 +858,7 @@ fn a_grant_applied_while_its_caller_still_waits_is_drawn_as_a_receipt_not_yet_se
 
 #[test]
 fn the_chart_follows_the_newest_attempts_account_a_burst_included() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     assert_eq!(chart_account(lab.state().timeline()), None);
     send(&mut lab, "k-1", 100, false);
     assert_eq!(chart_account(lab.state().timeline()), Some("account-7"));

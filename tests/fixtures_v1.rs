@@ -310,12 +310,14 @@ fn the_article_walk_opens_from_its_file_and_from_its_link_alike() {
     assert_eq!(lab.state().now(), 3_000);
     assert_eq!(lab.state().in_flight(), 0);
     assert_eq!(lab.state().process_number(), 1);
-    // Converted to today's actions: no processing time, and each run of consumer
-    // moves became "let the world run until it is idle".
+    // Converted to today's actions: no processing time, messages that arrive
+    // at once, and each run of consumer moves became "let the world run until
+    // it is idle".
     assert_eq!(
         lab.history().actions,
         [
             Action::Set(Setting::ProcessingMs(0)),
+            Action::Set(Setting::TransitMs(0)),
             Action::Send {
                 grant: GrantPoints::new("order-1042", "account-7", 100),
                 lose_acknowledgement: true

@@ -91,7 +91,7 @@ fn a_refused_request_is_not_what_retry_resends() {
 
 #[test]
 fn an_account_the_form_would_refuse_cannot_sign_in() {
-    let mut lab = lab_of(&[]);
+    let mut lab = idempotency_lab::lab::Lab::new();
     for account in ["", " account-7", "account-7 "] {
         assert!(matches!(
             lab.dispatch(sign_in(account)),

@@ -2,6 +2,9 @@
 //! The lab engine: the article's walk, the queue, and replay of a history, run in
 //! the simulated world (default caller timeout 3,000 ms, processing 100 ms).
 
+mod common;
+use common::instant_lab;
+
 use idempotency_lab::lab::{
     parse_points, read_request, Action, FieldError, History, Lab, LabError, Origin, Outcome,
     Setting, SettingError, Truth, MAX_CLOCK_MOVE_MS, MAX_SETTING_MS, MAX_WAIT_MS,
@@ -34,7 +37,7 @@ fn ids(attempts: &[&idempotency_lab::lab::Attempt]) -> Vec<u64> {
 fn the_defaults_let_the_article_walk_run_as_before() {
     assert_eq!(DEFAULT_CALLER_TIMEOUT_MS, 3_000);
     assert_eq!(DEFAULT_PROCESSING_MS, 100);
-    let lab = Lab::new();
+    let lab = instant_lab();
     assert_eq!(lab.state().world().settings().caller_timeout_ms, 3_000);
     assert_eq!(lab.state().world().settings().processing_ms, 100);
     assert_eq!(lab.state().now(), 0);
@@ -45,7 +48,7 @@ fn the_defaults_let_the_article_walk_run_as_before() {
 
 #[test]
 fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "order-1042", true);
     assert_eq!(last_outcome(&lab), Outcome::TimeoutApplied);
     let row = lab.state().timeline().last().unwrap();
@@ -122,7 +125,7 @@ fn the_article_walk_gives_timeout_then_receipt_then_rejection_then_new_grant() {
 
 #[test]
 fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "order-1042", false);
     send(&mut lab, 25, "order-1043", false);
     send(&mut lab, 100, "order-1042", false);
@@ -143,7 +146,7 @@ fn a_receipt_keeps_its_balance_while_the_account_moves_on() {
 
 #[test]
 fn a_retry_while_the_request_is_still_queued_repeats_it() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "a", false);
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Send {
@@ -190,7 +193,7 @@ fn a_retry_while_the_request_is_still_queued_repeats_it() {
 
 #[test]
 fn lost_acknowledgement_on_a_repeat_is_a_plain_timeout() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "k", false);
     send(&mut lab, 100, "k", true);
     assert_eq!(last_outcome(&lab), Outcome::Timeout);
@@ -284,7 +287,7 @@ fn refused_actions_change_nothing_and_are_not_recorded() {
 
 #[test]
 fn a_paused_consumer_fills_the_queue_then_makes_producers_wait_and_loses_nothing() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "a".into(),
@@ -381,7 +384,8 @@ fn a_burst_outside_its_limits_is_refused() {
 
 #[test]
 fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
-    let mut lab = Lab::new();
+    // Its first action makes messages arrive at once: the rest counts from 1.
+    let mut lab = instant_lab();
     send(&mut lab, 100, "order-1042", true);
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
@@ -399,11 +403,11 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
     .unwrap();
     lab.skip_to_idle().unwrap();
     assert_eq!(
-        lab.history().actions[5],
+        lab.history().actions[6],
         Action::Wait { ms: 500 },
         "a run of waits is one entry"
     );
-    assert_eq!(lab.history().actions.len(), 8);
+    assert_eq!(lab.history().actions.len(), 9);
 
     let json = serde_json::to_string(lab.history()).unwrap();
     let history: History = serde_json::from_str(&json).unwrap();
@@ -422,18 +426,18 @@ fn replaying_the_history_rebuilds_the_same_lab_and_step_back_is_a_prefix() {
         Outcome::Replayed
     );
 
-    let first = lab.rewound(1);
+    let first = lab.rewound(2);
     assert_eq!(first.state().in_flight(), 1);
     let first_rows = first.state().timeline();
     assert_eq!(first_rows.len(), 1);
     assert_eq!(first_rows[0].outcome(), Outcome::Pending);
     assert_eq!(first.state().in_hand().unwrap().id, 1);
-    let after_timeout = lab.rewound(2);
+    let after_timeout = lab.rewound(3);
     assert_eq!(after_timeout.state().timeline().len(), 1);
     assert!(after_timeout.state().timeline()[0].answered());
     assert_eq!(after_timeout.state().now(), 3_000);
-    assert_eq!(lab.rewound(0).state().store().balance("account-7"), 0);
-    assert!(lab.rewound(0).state().world().events().is_empty());
+    assert_eq!(lab.rewound(1).state().store().balance("account-7"), 0);
+    assert!(lab.rewound(1).state().world().events().is_empty());
 }
 
 #[test]
@@ -515,7 +519,7 @@ fn the_timeline_window_follows_the_newest_rows_or_stays_where_it_was_anchored() 
 #[test]
 fn the_retry_target_is_taken_from_what_the_store_did() {
     for pause in [false, true] {
-        let mut lab = Lab::new();
+        let mut lab = instant_lab();
         lab.dispatch(Action::Set(Setting::Paused(pause))).unwrap();
         for points in [100, 200] {
             lab.dispatch(Action::Send {
@@ -581,7 +585,7 @@ fn the_retry_target_is_taken_from_what_the_store_did() {
 /// request with other points under a refused key is not a retry of it.
 #[test]
 fn after_an_overflow_the_next_request_under_that_key_is_its_own_first_attempt() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "order-1042", false);
     send(&mut lab, i32::MAX, "big", false);
     assert_eq!(last_outcome(&lab), Outcome::Rejected);
@@ -611,7 +615,7 @@ fn after_an_overflow_the_next_request_under_that_key_is_its_own_first_attempt() 
 
 #[test]
 fn a_fresh_key_stays_within_the_form_limit() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let long_key = "k".repeat(idempotency_lab::lab::MAX_FIELD_CHARS);
     send(&mut lab, 1, &long_key, false);
     for _ in 0..3 {
@@ -648,7 +652,7 @@ fn a_fresh_key_stays_within_the_form_limit() {
 
 #[test]
 fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "a".into(),
@@ -700,7 +704,7 @@ fn a_history_stopped_mid_queue_replays_to_the_same_queue() {
 
 #[test]
 fn a_stress_run_of_only_duplicates_grants_its_one_operation_once() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Stress {
         account_id: "a".into(),
         points: 7,
@@ -726,7 +730,7 @@ fn a_stress_run_of_only_duplicates_grants_its_one_operation_once() {
 
 #[test]
 fn the_lab_and_the_worker_describe_themselves_for_debugging() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Wait { ms: 250 }).unwrap();
     let described = format!("{:?}", lab.state());
     assert!(described.starts_with("LabState"), "{described}");
@@ -760,7 +764,7 @@ fn a_setting_reads_whole_milliseconds_in_any_digits_the_form_takes() {
 fn a_row_answered_by_the_store_shows_the_balance_right_after_its_own_grant() {
     // With no processing time the consumer works off the whole queue in one
     // instant; each row still shows the balance its own grant left.
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::ProcessingMs(0))).unwrap();
     lab.dispatch(Action::Stress {
         account_id: "a".into(),
@@ -784,7 +788,7 @@ fn a_row_answered_by_the_store_shows_the_balance_right_after_its_own_grant() {
 
 #[test]
 fn a_timed_out_row_names_the_timeout_as_what_the_caller_got() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, 100, "k", true);
     let row = lab.state().timeline().last().unwrap();
     assert_eq!(row.caller_error(), Some(&GrantError::Timeout));
@@ -793,7 +797,7 @@ fn a_timed_out_row_names_the_timeout_as_what_the_caller_got() {
 
 #[test]
 fn a_lost_acknowledgement_has_its_row_from_the_moment_it_is_sent() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("order-1042", "account-7", 100),
         lose_acknowledgement: true,
@@ -825,7 +829,7 @@ fn a_lost_acknowledgement_has_its_row_from_the_moment_it_is_sent() {
 
 #[test]
 fn a_stress_run_reports_its_progress_until_every_caller_has_heard_back() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     assert_eq!(lab.state().stress_progress(), None);
     let stress = Action::Stress {
         account_id: "account-7".into(),
@@ -878,7 +882,7 @@ fn a_retention_out_of_range_is_refused_with_the_hours_as_typed() {
 
 #[test]
 fn the_fresh_retry_said_beside_the_button_is_the_one_sent() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     assert_eq!(
         lab.state().fresh_retry_target(),
         None,

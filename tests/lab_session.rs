@@ -1,10 +1,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Sessions as files and links, and the stress run: bad input is refused whole.
 
+mod common;
+use common::instant_lab;
+
 use idempotency_lab::lab::{
-    from_json, from_link_token, to_compact_json, to_json, to_link_token, Action, Expected,
-    FieldProblem, Found, History, Lab, LabError, Outcome, SessionError, Setting, SettingError,
-    MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES, SESSION_VERSION, STRESS_CONCURRENCY,
+    before_transit, from_json, from_link_token, to_compact_json, to_json, to_link_token, Action,
+    Expected, FieldProblem, Found, History, Lab, LabError, Outcome, SessionError, Setting,
+    SettingError, MAX_ACTIONS, MAX_FIELD_CHARS, MAX_SESSION_BYTES, SESSION_VERSION,
+    STRESS_CONCURRENCY,
 };
 use idempotency_lab::sim::Happening;
 use idempotency_lab::GrantPoints;
@@ -14,7 +18,7 @@ fn event_log(lab: &Lab) -> String {
 }
 
 fn walked_lab() -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("<img src=x onerror=alert(1)>", "account-7", 100),
         lose_acknowledgement: true,
@@ -82,8 +86,8 @@ fn malformed_and_hostile_sessions_are_refused_with_a_reason() {
             |e| matches!(e, SessionError::UnsupportedVersion(9)),
         ),
         (
-            r#"{"format":"idempotency-lab/session","version":4,"actions":[]}"#.into(),
-            |e| matches!(e, SessionError::UnsupportedVersion(4)),
+            r#"{"format":"idempotency-lab/session","version":5,"actions":[]}"#.into(),
+            |e| matches!(e, SessionError::UnsupportedVersion(5)),
         ),
         (
             r#"{"format":"idempotency-lab/session","version":0,"actions":[]}"#.into(),
@@ -170,7 +174,7 @@ const REPLAYED: usize = 3_077;
 
 #[test]
 fn a_stress_run_with_duplicates_grants_each_distinct_key_once() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Stress {
         account_id: "a".into(),
         points: 3,
@@ -254,7 +258,7 @@ fn a_stress_run_outside_its_limits_is_refused() {
 #[test]
 fn the_lab_refuses_to_grow_past_what_a_session_file_may_hold() {
     use idempotency_lab::lab::{MAX_BURST, MAX_SENDS};
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let burst = || Action::Burst {
         account_id: "a".into(),
         points: 1,
@@ -324,7 +328,7 @@ fn the_lab_refuses_to_grow_past_what_a_session_file_may_hold() {
 
 #[test]
 fn every_kind_of_action_round_trips_through_a_version_3_file() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let actions = vec![
         Action::Set(Setting::Naive(true)),
         Action::Set(Setting::CallerTimeoutMs(500)),
@@ -363,14 +367,15 @@ fn every_kind_of_action_round_trips_through_a_version_3_file() {
     for action in &actions {
         lab.dispatch(action.clone()).unwrap();
     }
-    assert_eq!(lab.history().actions, actions);
+    // (After the lab's first action, a transit of 0.)
+    assert_eq!(lab.history().actions[1..], actions);
     let text = to_json(lab.history());
     let file: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(file["format"], "idempotency-lab/session");
-    assert_eq!(file["version"], 3);
-    assert_eq!(SESSION_VERSION, 3);
-    assert_eq!(file["actions"][11], serde_json::json!("restart"));
-    assert_eq!(file["actions"][4], serde_json::json!({"wait": {"ms": 100}}));
+    assert_eq!(file["version"], 4);
+    assert_eq!(SESSION_VERSION, 4);
+    assert_eq!(file["actions"][12], serde_json::json!("restart"));
+    assert_eq!(file["actions"][5], serde_json::json!({"wait": {"ms": 100}}));
     for copy in [
         from_json(&text).unwrap(),
         from_json(&to_compact_json(lab.history())).unwrap(),
@@ -394,7 +399,8 @@ fn a_session_whose_texts_are_at_the_form_limit_opens() {
         "a".repeat(MAX_FIELD_CHARS)
     );
     let lab = from_json(&text).expect("80 characters is within the limit");
-    assert_eq!(lab.history().actions.len(), 1);
+    // (The transit of 0 that a file from before transit opens with, then it.)
+    assert_eq!(lab.history().actions.len(), 2);
 }
 
 /// A file that is JSON but breaks a field's rule is told by that field and rule,
@@ -513,7 +519,7 @@ fn a_session_of_exactly_the_most_actions_opens_when_its_last_is_a_wait() {
         let mut actions = vec![check; MAX_ACTIONS - 1];
         actions.push(last);
         format!(
-            r#"{{"format":"idempotency-lab/session","version":2,"actions":[{}]}}"#,
+            r#"{{"format":"idempotency-lab/session","version":4,"actions":[{}]}}"#,
             actions.join(",")
         )
     };
@@ -784,9 +790,35 @@ fn every_action_of_a_version_2_file_opens_as_todays_action() {
         old.join(",")
     );
     let opened = from_json(&text).unwrap();
-    assert_eq!(opened.history().actions, today);
+    // A file from before transit opens with a transit of 0 set first.
+    assert_eq!(opened.history().actions[0], before_transit());
+    assert_eq!(opened.history().actions[1..], today);
     let again = from_json(&to_json(opened.history())).unwrap();
     assert_eq!(again.history(), opened.history());
     assert_eq!(event_log(&again), event_log(&opened));
-    assert!(to_json(opened.history()).contains("\"version\": 3"));
+    assert!(to_json(opened.history()).contains("\"version\": 4"));
+}
+
+#[test]
+fn an_imported_file_counts_its_own_actions_not_the_conversions() {
+    use idempotency_lab::lab::from_json_counted;
+    let one = r#"{"check-balance":{"account_id":"account-7"}}"#;
+    for (version, added) in [(4, 0), (3, 1), (2, 1), (1, 2)] {
+        let text = format!(
+            r#"{{"format":"idempotency-lab/session","version":{version},"actions":[{one}]}}"#
+        );
+        let (lab, count) = from_json_counted(&text).unwrap();
+        assert_eq!(count, 1, "version {version}: the person did one thing");
+        assert_eq!(
+            lab.history().actions.len(),
+            1 + added,
+            "version {version}: the conversion's own actions come first"
+        );
+    }
+    // A refused file is refused the same way as by from_json.
+    let bad = r#"{"format":"idempotency-lab/session","version":3,"actions":[{"wait":{}}]}"#;
+    assert_eq!(
+        from_json_counted(bad).map(|(_, n)| n).unwrap_err(),
+        from_json(bad).unwrap_err()
+    );
 }

@@ -168,7 +168,7 @@ fn in_lang(lang: Lang, name: &str) -> String {
         .collect()
 }
 
-const HEAD: &str = r#""format":"idempotency-lab/session","version":3"#;
+const HEAD: &str = r#""format":"idempotency-lab/session","version":4"#;
 
 fn file(actions: &str) -> String {
     format!(r#"{{{HEAD},"actions":[{actions}]}}"#)
@@ -466,7 +466,7 @@ fn teacher_files() -> Vec<(&'static str, String, Vec<&'static str>)> {
             set("/version", "1".into()),
             vec!["version"],
         ),
-        ("version 2", set("/version", 2.into()), vec!["2"]),
+        ("version 3", set("/version", 3.into()), vec!["3"]),
         (
             "negative version",
             set("/version", (-1).into()),

@@ -164,7 +164,7 @@ fn the_backoff_grows_is_jittered_from_the_seed_and_replays_the_same() {
 
 #[test]
 fn attempts_out_of_range_are_refused() {
-    let mut lab = lab_of(&[]);
+    let mut lab = idempotency_lab::lab::Lab::new();
     for n in [0, 11, u32::MAX] {
         assert_eq!(
             lab.dispatch(retries(n)),

@@ -85,7 +85,7 @@ fn the_preference_outlives_a_restart() {
 
 #[test]
 fn a_blank_account_is_refused_and_nothing_is_recorded() {
-    let mut lab = lab_of(&[]);
+    let mut lab = idempotency_lab::lab::Lab::new();
     for account in ["", "   ", " account-7", "account\u{200b}-7"] {
         assert!(matches!(
             lab.dispatch(set(account, Language::English)),

@@ -3,6 +3,9 @@
 //! callers with their deadlines, each process's queue, consumer and memory,
 //! tokens along the arrows, and the marks of what went wrong.
 
+mod common;
+use common::instant_lab;
+
 use idempotency_lab::core::{CrashPoint, EmailVia, InFlightPolicy, RetryPolicy, Table};
 use idempotency_lab::i18n::Lang;
 use idempotency_lab::lab::{
@@ -47,7 +50,7 @@ fn processes_drawn(lab: &Lab) -> Vec<(u32, ProcessState)> {
 
 #[test]
 fn a_request_leaves_its_caller_and_travels_at_the_pace_of_the_clock() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
         .unwrap();
     send(&mut lab, "alice", "order-1", false);
@@ -75,7 +78,7 @@ fn a_request_leaves_its_caller_and_travels_at_the_pace_of_the_clock() {
 
 #[test]
 fn the_answer_travels_back_and_then_the_arrows_are_empty() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "alice", "order-1", false);
     lab.skip_to_idle().unwrap();
     let stage = lab.state().stage();
@@ -99,7 +102,7 @@ fn the_answer_travels_back_and_then_the_arrows_are_empty() {
 
 #[test]
 fn a_lost_acknowledgement_stops_halfway_and_its_caller_times_out_marked() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "alice", "order-1", true);
     wait(&mut lab, 100);
     let stage = lab.state().stage();
@@ -128,7 +131,7 @@ fn a_lost_acknowledgement_stops_halfway_and_its_caller_times_out_marked() {
 
 #[test]
 fn a_lost_acknowledgement_never_travels_past_the_middle() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "alice", "order-1", true);
     wait(&mut lab, 100 + TRAVEL_MS * 3 / 4);
     let stage = lab.state().stage();
@@ -142,7 +145,7 @@ fn a_lost_acknowledgement_never_travels_past_the_middle() {
 
 #[test]
 fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_callers() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "alice".into(),
@@ -186,7 +189,7 @@ fn a_full_queue_is_drawn_with_its_sixteen_slots_the_waiting_and_the_newest_calle
 
 #[test]
 fn a_crash_between_writes_darkens_the_process_and_marks_the_one_table_written() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     crash_between_writes(&mut lab, StoreKind::BalanceFirst, "alice", "order-1");
     let stage = lab.state().stage();
     assert_eq!(
@@ -223,7 +226,7 @@ fn a_crash_between_writes_darkens_the_process_and_marks_the_one_table_written() 
 
 #[test]
 fn a_restart_leaves_an_ended_process_beside_the_new_empty_one() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     send(&mut lab, "alice", "order-1", false);
     lab.skip_to_idle().unwrap();
     lab.dispatch(Action::Restart).unwrap();
@@ -241,7 +244,7 @@ fn a_restart_leaves_an_ended_process_beside_the_new_empty_one() {
 
 #[test]
 fn two_processes_are_two_boxes_each_with_its_own_memory() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     send(&mut lab, "alice", "order-1", false);
     send(&mut lab, "bob", "order-2", false);
@@ -272,7 +275,7 @@ fn two_processes_are_two_boxes_each_with_its_own_memory() {
 
 #[test]
 fn a_caller_that_retries_by_itself_is_one_caller_with_its_newest_attempt() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::AutoRetry(Some(RetryPolicy {
         max_attempts: 3,
         seed: 7,
@@ -292,7 +295,7 @@ fn a_caller_that_retries_by_itself_is_one_caller_with_its_newest_attempt() {
 
 #[test]
 fn a_copy_the_queue_delivers_again_travels_as_a_redelivery_with_no_caller() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::SetRedeliver { on: true }).unwrap();
     send(&mut lab, "alice", "order-1", false);
     let stage = lab.state().stage();
@@ -310,7 +313,7 @@ fn a_copy_the_queue_delivers_again_travels_as_a_redelivery_with_no_caller() {
 
 #[test]
 fn a_second_email_for_one_operation_is_counted_on_the_mail_service() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Email(true))).unwrap();
     send(&mut lab, "alice", "order-1", false);
     lab.skip_to_idle().unwrap();
@@ -330,7 +333,7 @@ fn a_second_email_for_one_operation_is_counted_on_the_mail_service() {
 
 #[test]
 fn a_stress_run_draws_counts_not_ten_thousand_tokens() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Stress {
         account_id: "alice".into(),
         points: 1,
@@ -353,7 +356,7 @@ fn a_stress_run_draws_counts_not_ten_thousand_tokens() {
 
 #[test]
 fn a_refused_request_and_a_duplicate_in_flight_are_marked_on_their_callers() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::SignIn {
         account_id: Some("alice".into()),
     })
@@ -369,7 +372,7 @@ fn a_refused_request_and_a_duplicate_in_flight_are_marked_on_their_callers() {
         (InFlightPolicy::Wait, CallerMark::WaitedInProgress),
         (InFlightPolicy::RetryLater, CallerMark::ToldInProgress),
     ] {
-        let mut lab = Lab::new();
+        let mut lab = instant_lab();
         lab.dispatch(Action::Set(Setting::InFlight(policy)))
             .unwrap();
         lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
@@ -385,7 +388,7 @@ fn a_refused_request_and_a_duplicate_in_flight_are_marked_on_their_callers() {
 
 #[test]
 fn the_description_says_what_is_queued_in_hand_and_waiting_in_each_language() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
     lab.dispatch(Action::Burst {
         account_id: "alice".into(),
@@ -524,7 +527,7 @@ fn every_state_and_mark_has_its_words_in_each_language() {
 
 #[test]
 fn a_step_that_crashes_thrice_draws_only_the_newest_ghost_of_its_slot() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
         .unwrap();
     for key in ["a", "b", "c"] {
@@ -611,7 +614,7 @@ fn the_codes_are_the_ones_the_readme_promises_outside_suites() {
 #[test]
 fn in_progress_records_are_drawn_where_they_are_kept() {
     for durable in [false, true] {
-        let mut lab = Lab::new();
+        let mut lab = instant_lab();
         if durable {
             lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
                 .unwrap();
@@ -635,7 +638,7 @@ fn in_progress_records_are_drawn_where_they_are_kept() {
 
 #[test]
 fn the_mail_is_drawn_while_emails_are_on_or_once_any_was_sent() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     assert!(
         lab.state().stage().mail.is_none(),
         "no email, no mail service"
@@ -663,7 +666,7 @@ fn the_mail_is_drawn_while_emails_are_on_or_once_any_was_sent() {
 
 #[test]
 fn a_plain_timeout_is_a_timed_out_caller_with_no_mark() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
         .unwrap();
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(100)))
@@ -680,7 +683,7 @@ fn a_plain_timeout_is_a_timed_out_caller_with_no_mark() {
 
 #[test]
 fn going_down_to_one_process_leaves_the_second_one_ended() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     lab.dispatch(Action::Set(Setting::Processes(1))).unwrap();
     assert_eq!(
@@ -691,7 +694,7 @@ fn going_down_to_one_process_leaves_the_second_one_ended() {
 
 #[test]
 fn a_commit_conflict_and_a_retention_sweep_are_marked_on_the_durable_store() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Store(StoreKind::OneTransaction)))
         .unwrap();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
@@ -718,7 +721,7 @@ fn a_commit_conflict_and_a_retention_sweep_are_marked_on_the_durable_store() {
 
 #[test]
 fn tokens_are_counted_and_ranked_per_lane_and_kind() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Processes(2))).unwrap();
     lab.dispatch(Action::Set(Setting::ProcessingMs(1_000)))
         .unwrap();
@@ -768,7 +771,7 @@ fn tokens_are_counted_and_ranked_per_lane_and_kind() {
 
 #[test]
 fn rows_waiting_in_the_outbox_keep_the_mail_drawn_after_emails_are_off() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::Email(true))).unwrap();
     lab.dispatch(Action::Set(Setting::EmailVia(EmailVia::Outbox)))
         .unwrap();
@@ -786,7 +789,7 @@ fn rows_waiting_in_the_outbox_keep_the_mail_drawn_after_emails_are_off() {
 
 #[test]
 fn a_request_whose_caller_gave_up_is_marked_where_it_waits() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::ProcessingMs(5_000)))
         .unwrap();
     send(&mut lab, "alice", "order-1", false);
@@ -808,7 +811,7 @@ fn a_request_whose_caller_gave_up_is_marked_where_it_waits() {
 
 #[test]
 fn a_queued_request_of_a_patient_caller_is_never_marked() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::ProcessingMs(5_000)))
         .unwrap();
     lab.dispatch(Action::Set(Setting::Paused(true))).unwrap();
@@ -835,7 +838,7 @@ fn first_memory(lab: &Lab) -> idempotency_lab::lab::StoreTables {
 #[test]
 fn an_account_a_caller_asks_about_that_a_store_does_not_hold_is_drawn_at_zero() {
     use idempotency_lab::lab::StagePart;
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     // Refused before any change: the store holds nothing for alice.
     lab.dispatch(Action::Send {
         grant: GrantPoints::new("k-0", "alice", 0),
@@ -870,7 +873,7 @@ fn an_account_a_caller_asks_about_that_a_store_does_not_hold_is_drawn_at_zero() 
 #[test]
 fn the_stage_states_the_deadline_the_work_time_the_retention_and_the_last_read() {
     use idempotency_lab::lab::StagePart;
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     lab.dispatch(Action::Set(Setting::CallerTimeoutMs(2_500)))
         .unwrap();
     lab.dispatch(Action::Set(Setting::ProcessingMs(700)))
@@ -903,7 +906,7 @@ fn the_stage_states_the_deadline_the_work_time_the_retention_and_the_last_read()
 
 #[test]
 fn a_paused_consumer_is_drawn_paused_and_said_so_until_it_is_released() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let t = Lang::En.texts();
     assert!(!lab.state().stage().paused);
     assert_eq!(t.stage.consumer_label(None, false), "Consumer");
@@ -925,7 +928,7 @@ fn a_paused_consumer_is_drawn_paused_and_said_so_until_it_is_released() {
 
 #[test]
 fn a_newer_crash_leaves_no_older_torn_write_drawn_on_the_store() {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     crash_between_writes(&mut lab, StoreKind::BalanceFirst, "bob", "order-1");
     let torn = lab.state().stage().durable.unwrap().marks;
     assert!(

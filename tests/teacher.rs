@@ -114,7 +114,7 @@ fn a_scenario_survives_its_file_and_its_link_unchanged() {
     let scenario = recording.finish(&titled(), &BTreeMap::new()).unwrap();
     let file = scenario.to_json();
     assert!(file.contains("\"format\": \"idempotency-lab-scenario\""));
-    assert!(file.contains("\"version\": 1"));
+    assert!(file.contains("\"version\": 2"));
     assert_eq!(TeacherScenario::parse(&file).unwrap(), scenario);
     let token = to_link(&scenario).unwrap();
     assert!(token.len() < file.len(), "the link is packed");
@@ -445,8 +445,8 @@ fn a_hostile_file_is_refused_whole_with_its_reason() {
     assert!(unknown.to_string().contains("password"), "{unknown}");
     let long = refused(set(narration, "a".repeat(3_000).into()));
     assert!(matches!(long, TeacherError::TooLong { chars: 3_000, .. }));
-    let version = refused(set("/version", 2.into()));
-    assert_eq!(version, TeacherError::Version(2));
+    let version = refused(set("/version", 3.into()));
+    assert_eq!(version, TeacherError::Version(3));
     let format = refused(set("/format", "something-else".into()));
     assert!(matches!(format, TeacherError::Format(_)));
     let id = refused(set("/scripts/scenarios/0/id", "s1".into()));
@@ -586,7 +586,7 @@ fn the_list_keeps_each_scenario_once_and_reads_back_what_it_wrote() {
     );
     assert_eq!(
         refused.to_string(),
-        "scenario 2: the file is version 7; this lab reads version 1"
+        "scenario 2: the file is version 7; this lab reads version 2"
     );
     // What the browser kept and this lab cannot read is left out and counted.
     assert_eq!(
@@ -716,4 +716,23 @@ fn a_scenario_too_long_for_a_link_says_so_and_its_file_still_carries_it() {
         "the link is damaged: it may have been cut short"
     );
     assert!(LinkError::Unpacks.to_string().contains("more than 64 KB"));
+}
+
+#[test]
+fn a_version_1_file_opens_with_a_transit_of_0_set_first() {
+    let (recording, _) = recorded();
+    let scenario = recording.finish(&titled(), &BTreeMap::new()).unwrap();
+    let mut file: serde_json::Value = serde_json::from_str(&scenario.to_json()).unwrap();
+    file["version"] = 1.into();
+    let opened = TeacherScenario::parse(&file.to_string()).unwrap();
+    let again: serde_json::Value = serde_json::from_str(&opened.to_json()).unwrap();
+    assert_eq!(again["version"], 2);
+    assert_eq!(
+        again["scripts"]["scenarios"][0]["steps"][0]["actions"][0],
+        serde_json::json!({"set": {"transit-ms": 0}})
+    );
+    assert_eq!(
+        again["scripts"]["scenarios"][0]["steps"][0]["actions"][1],
+        file["scripts"]["scenarios"][0]["steps"][0]["actions"][0]
+    );
 }

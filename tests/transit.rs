@@ -5,7 +5,7 @@
 //! arrow exactly while the world has it on its way, in the world's order.
 
 use idempotency_lab::lab::{Action, Hop, Lab, LabError, Setting, TokenKind, DROP_MARK_MS};
-use idempotency_lab::sim::{Happening, SettingError, MAX_TRANSIT_MS};
+use idempotency_lab::sim::{Happening, SettingError, DEFAULT_TRANSIT_MS, MAX_TRANSIT_MS};
 use idempotency_lab::GrantPoints;
 
 const TRANSIT: u64 = 400;
@@ -123,7 +123,7 @@ fn a_transit_out_of_range_is_refused_and_changes_nothing() {
         error,
         LabError::Setting(SettingError::Transit(MAX_TRANSIT_MS + 1))
     );
-    assert_eq!(lab.state().settings().transit_ms, 0);
+    assert_eq!(lab.state().settings().transit_ms, DEFAULT_TRANSIT_MS);
     assert!(lab.history().actions.is_empty());
     lab.dispatch(Action::Set(Setting::TransitMs(MAX_TRANSIT_MS)))
         .unwrap();
@@ -131,7 +131,7 @@ fn a_transit_out_of_range_is_refused_and_changes_nothing() {
 
 #[test]
 fn without_transit_the_world_runs_as_it_always_did() {
-    let mut lab = Lab::new();
+    let mut lab = lab_with_transit(0);
     send(&mut lab, "alice", false);
     lab.skip_to_idle().unwrap();
     let events = timeline_of_first(&lab);
@@ -223,7 +223,7 @@ fn an_answer_that_arrives_is_drawn_back_to_its_caller() {
 
 #[test]
 fn without_transit_a_token_is_carried_for_a_moment_after_its_event() {
-    let mut lab = Lab::new();
+    let mut lab = lab_with_transit(0);
     send(&mut lab, "alice", false);
     lab.skip_to_idle().unwrap();
     let token = token_at(&lab, 50).unwrap();
@@ -416,6 +416,36 @@ fn each_hop_has_its_stable_name() {
         [Hop::Out, Hop::Back, Hop::Dropped].map(Hop::code),
         ["out", "back", "dropped"]
     );
+}
+
+#[test]
+fn a_new_lab_moves_its_messages_and_an_old_session_replays_without_transit() {
+    // Today's default: long enough to watch at 1x.
+    assert_eq!(Lab::new().state().settings().transit_ms, DEFAULT_TRANSIT_MS);
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", false);
+    lab.dispatch(Action::Wait { ms: 200 }).unwrap();
+    assert!(
+        token_at(&lab, 200).is_some_and(|t| t.1 == Hop::Out && t.3),
+        "a new lab's request is still seen travelling 200 ms after it left"
+    );
+    // A version 3 file (from before transit) opens with 0 set first, and
+    // its lost acknowledgement times out where it always did.
+    let v3 = r#"{"format":"idempotency-lab/session","version":3,"actions":[
+        {"send":{"grant":{"key":"k","account_id":"alice","points":100},"lose_acknowledgement":true}},
+        {"wait":{"ms":150}}]}"#;
+    let lab = idempotency_lab::lab::from_json(v3).unwrap();
+    assert_eq!(lab.history().actions[0], Action::Set(Setting::TransitMs(0)));
+    assert_eq!(lab.state().settings().transit_ms, 0);
+    let row = lab.state().row_of(1).unwrap();
+    assert!(
+        row.handled.as_ref().unwrap().acknowledgement_lost,
+        "handled at 100 ms, as before"
+    );
+    // What it writes is today's version, and reads back the same.
+    let again =
+        idempotency_lab::lab::from_json(&idempotency_lab::lab::to_json(lab.history())).unwrap();
+    assert_eq!(again.history(), lab.history());
 }
 
 #[test]

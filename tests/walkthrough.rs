@@ -829,7 +829,11 @@ fn every_fact_reads_the_world() {
         row_balance.read(lab.state(), "b"),
         Err(FactError::Missing(_))
     ));
-    lab.dispatch(Action::Wait { ms: 100 }).unwrap();
+    // There (the transit), and the work.
+    lab.dispatch(Action::Wait {
+        ms: idempotency_lab::sim::DEFAULT_TRANSIT_MS + 100,
+    })
+    .unwrap();
     assert_eq!(
         row_balance.read(lab.state(), "b").unwrap(),
         Value::Number(100)

@@ -177,6 +177,11 @@ fn an_attempt_is_drawn_wherever_it_is_in_the_queue_in_hand_or_on_its_way() {
         count: 20,
     })
     .unwrap();
+    // They arrive (the transit) and wait in the paused queue.
+    lab.dispatch(Action::Wait {
+        ms: idempotency_lab::sim::DEFAULT_TRANSIT_MS,
+    })
+    .unwrap();
     let stage = lab.state().stage();
     assert_eq!(stage.callers.len(), MAX_CALLERS);
     // Attempt 1 is no caller drawn, and waits in the queue.

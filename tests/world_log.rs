@@ -3,6 +3,9 @@
 //! replays the same history in Wasm and compares it with the same file, so both
 //! platforms are held to one log. `UPDATE_FIXTURES=1` rewrites the files.
 
+mod common;
+use common::instant_lab;
+
 use idempotency_lab::lab::{from_json, to_json, Action, Lab, Setting};
 use idempotency_lab::sim::{Acknowledge, Routing, StoreKind};
 use idempotency_lab::{CrashPoint, EmailVia, GrantPoints, InFlightPolicy, Language};
@@ -14,7 +17,7 @@ const LOG: &str = "tests/fixtures/world/mixed-history.events.json";
 /// processing and timeouts, a paused burst that overflows the queue, a restart
 /// with work in flight, the naive worker, and settings changed on the way.
 fn mixed_history() -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let send = |lab: &mut Lab, key: &str, points: i32, lose: bool| {
         lab.dispatch(Action::Send {
             grant: GrantPoints::new(key, "account-7", points),
@@ -114,7 +117,7 @@ fn callers_history() -> Lab {
         grant: GrantPoints::new(key, account, 10),
         lose_acknowledgement: lose,
     };
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     let actions = [
         Action::Set(Setting::Email(true)),
         Action::Set(Setting::EmailVia(EmailVia::Outbox)),

@@ -7,6 +7,7 @@
 //! is short and each burst small, so a case costs well under a millisecond or two.
 
 mod common;
+use common::instant_lab;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -75,7 +76,7 @@ fn history() -> impl Strategy<Value = Vec<Action>> {
 /// Runs a history (refused actions, such as a retry before any send, are simply
 /// not recorded), then releases the consumer and lets the world run until idle.
 fn run(actions: &[Action]) -> Lab {
-    let mut lab = Lab::new();
+    let mut lab = instant_lab();
     for action in actions {
         let _ = lab.dispatch(action.clone());
     }

@@ -55,8 +55,8 @@ pub use recorded_lab::{History, Lab, ReplayError};
 pub use row_says::{AttemptSays, CallerSays, CrashLeft, KnownBy, RowSays, StoreSays};
 pub use session::VERSION as SESSION_VERSION;
 pub use session::{
-    field_place, from_json, from_link_token, to_compact_json, to_json, to_link_token, SessionError,
-    MAX_SESSION_BYTES,
+    before_transit, field_place, from_json, from_json_counted, from_link_token, to_compact_json,
+    to_json, to_link_token, SessionError, MAX_SESSION_BYTES,
 };
 pub use stage::{
     CallerMark, CallerState, Hop, Lane, LaneCount, ProcessState, Stage, StageCaller, StageDurable,

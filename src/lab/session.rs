@@ -18,11 +18,13 @@ use crate::sim::Setting;
 
 /// Names the file's kind, so an unrelated JSON file is told apart at once.
 pub const FORMAT: &str = "idempotency-lab/session";
-/// 3: a change of the world's settings is one action, `set`, naming the setting
-/// (`{"set": {"naive": true}}`). Version 2 files (an action per setting) and
-/// version 1 files (from the lab before it had a clock) are converted on the
-/// way in.
-pub const VERSION: u32 = 3;
+/// 4: messages take time on the network (`transit-ms`, a setting). Older
+/// files were made in a world where they arrived at once, so they replay with
+/// a transit of 0 set first. 3: a change of the world's settings is one
+/// action, `set`, naming the setting (`{"set": {"naive": true}}`). Version 2
+/// files (an action per setting) and version 1 files (from the lab before it
+/// had a clock) are converted on the way in.
+pub const VERSION: u32 = 4;
 /// Largest file (and decoded link) accepted: room for the largest session the lab
 /// lets a person build (every action at its longest, pretty-printed).
 pub const MAX_SESSION_BYTES: usize = 4 * 1024 * 1024;
@@ -164,6 +166,13 @@ pub fn to_compact_json(history: &History) -> String {
 
 /// Reads and replays a session file. On any error nothing is built.
 pub fn from_json(text: &str) -> Result<Lab, SessionError> {
+    from_json_counted(text).map(|(lab, _)| lab)
+}
+
+/// [`from_json`], with how many actions the file itself holds: what its person
+/// did. A file of an older format opens with the conversion's own actions
+/// first (the times that format took for granted), which are not theirs.
+pub fn from_json_counted(text: &str) -> Result<(Lab, usize), SessionError> {
     if text.len() > MAX_SESSION_BYTES {
         return Err(SessionError::TooLarge { bytes: text.len() });
     }
@@ -176,23 +185,52 @@ pub fn from_json(text: &str) -> Result<Lab, SessionError> {
             let file: SessionFile<Today> = parse(text)?;
             let actions: Vec<Action> = file.actions.into_iter().map(|a| a.0).collect();
             check_bounds(actions.len(), actions.iter().map(Some))?;
-            Lab::replay(&History { actions }).map_err(SessionError::Replay)
+            let count = actions.len();
+            let lab = Lab::replay(&History { actions }).map_err(SessionError::Replay)?;
+            Ok((lab, count))
+        }
+        3 => {
+            let file: SessionFile<Today> = parse(text)?;
+            let actions: Vec<Action> = file.actions.into_iter().map(|a| a.0).collect();
+            let count = actions.len();
+            Ok((replay_before_transit(actions)?, count))
         }
         2 => {
             let file: SessionFile<Format2> = parse(text)?;
             let actions: Vec<Action> = file.actions.into_iter().map(|a| a.0).collect();
-            check_bounds(actions.len(), actions.iter().map(Some))?;
-            Lab::replay(&History { actions }).map_err(SessionError::Replay)
+            let count = actions.len();
+            Ok((replay_before_transit(actions)?, count))
         }
         1 => {
             let file: SessionFile<Format1> = parse(text)?;
             let converted: Vec<Option<Action>> = file.actions.into_iter().map(|a| a.0).collect();
-            // The conversion adds one action of its own (the processing time).
-            check_bounds(converted.len() + 1, converted.iter().map(Option::as_ref))?;
-            replay_v1(converted)
+            // The conversion adds two actions of its own (the processing time
+            // and the transit).
+            check_bounds(converted.len() + 2, converted.iter().map(Option::as_ref))?;
+            let count = converted.len();
+            Ok((replay_v1(converted)?, count))
         }
         other => Err(SessionError::UnsupportedVersion(other)),
     }
+}
+
+/// The action that makes today's world one where messages arrive at once, as
+/// they did when a session of version 3 or older was made.
+pub fn before_transit() -> Action {
+    Action::Set(Setting::TransitMs(0))
+}
+
+/// Replays a session of version 2 or 3: in a world without transit, set first.
+fn replay_before_transit(mut actions: Vec<Action>) -> Result<Lab, SessionError> {
+    check_bounds(actions.len() + 1, actions.iter().map(Some))?;
+    actions.insert(0, before_transit());
+    Lab::replay(&History { actions }).map_err(|e| {
+        // Places in the error are the file's, not counting the action added.
+        SessionError::Replay(ReplayError {
+            index: e.index.saturating_sub(1),
+            error: e.error,
+        })
+    })
 }
 
 /// Replays a version 1 session in today's world. That lab had no clock: work took
@@ -204,6 +242,8 @@ fn replay_v1(actions: Vec<Option<Action>>) -> Result<Lab, SessionError> {
     let mut lab = Lab::new();
     lab.dispatch(Action::Set(Setting::ProcessingMs(0)))
         .expect("0 ms is a valid processing time");
+    lab.dispatch(before_transit())
+        .expect("0 ms is a valid transit");
     for (index, action) in actions.into_iter().enumerate() {
         match action {
             None => {

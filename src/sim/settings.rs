@@ -172,10 +172,12 @@ pub const MAX_RETENTION_HOURS: u32 = 365 * 24;
 /// acknowledgement is a short wait in class.
 pub const DEFAULT_CALLER_TIMEOUT_MS: Millis = 3_000;
 pub const DEFAULT_PROCESSING_MS: Millis = 100;
-/// How long a message takes over the network, each way, unless set: none yet,
-/// so every session, link and teacher's file made so far replays as it did.
-/// A person sets it (a few hundred ms lets a room follow each message).
-pub const DEFAULT_TRANSIT_MS: Millis = 0;
+/// How long a message takes over the network, each way, unless set: long
+/// enough for a room to see a request travel and an answer drop at 1x, short
+/// enough that a burst of 20 is still answered within the caller timeout.
+/// Sessions, links and teachers' files from before the lab had it replay
+/// with 0 set first: their messages arrived at once.
+pub const DEFAULT_TRANSIT_MS: Millis = 400;
 /// The longest transit a person may set: far below any caller's patience.
 pub const MAX_TRANSIT_MS: Millis = 10_000;
 

@@ -3,7 +3,9 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::lab::{from_json, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES};
+use crate::lab::{
+    from_json_counted, to_json, to_link_token, Action, SessionError, MAX_SESSION_BYTES,
+};
 
 use super::controller::{Controller, Notice, Replacement};
 use super::drawer::Drawer;
@@ -73,10 +75,7 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
         };
         leptos::task::spawn_local(async move {
             match read_session(&file).await {
-                Ok(lab) => {
-                    let actions = lab.history().actions.len();
-                    ctl.load(lab, Replacement::Import(actions));
-                }
+                Ok((lab, actions)) => ctl.load(lab, Replacement::Import(actions)),
                 Err(error) => ctl.notice.set(Some(Notice::Import(error))),
             }
         });
@@ -122,7 +121,8 @@ pub fn ShareView(ctl: Controller) -> impl IntoView {
     }
 }
 
-async fn read_session(file: &web_sys::File) -> Result<crate::lab::Lab, SessionError> {
+/// The lab a chosen file holds, and how many actions the file itself holds.
+async fn read_session(file: &web_sys::File) -> Result<(crate::lab::Lab, usize), SessionError> {
     // Refuse a huge file before reading it into memory.
     let bytes = file.size() as usize;
     if bytes > MAX_SESSION_BYTES {
@@ -133,5 +133,5 @@ async fn read_session(file: &web_sys::File) -> Result<crate::lab::Lab, SessionEr
         .ok()
         .and_then(|value| value.as_string())
         .ok_or_else(|| SessionError::NotJson("the file could not be read as text".into()))?;
-    from_json(&text)
+    from_json_counted(&text)
 }

@@ -19,8 +19,10 @@ use crate::lab::{read_json, ReadError};
 
 /// What a teacher's file says it is.
 pub const TEACHER_FORMAT: &str = "idempotency-lab-scenario";
-/// The version this lab writes and reads.
-pub const TEACHER_VERSION: u32 = 1;
+/// The version this lab writes and reads. 2: messages take time on the
+/// network; a version 1 file, made when they arrived at once, is read as one
+/// whose first step sets a transit of 0 first.
+pub const TEACHER_VERSION: u32 = 2;
 /// The id of a teacher's scenario in its file (the course's are `s1`…).
 pub const TEACHER_ID: &str = "teacher";
 /// The largest file the lab reads (a recorded scenario is a few kilobytes).
@@ -142,9 +144,20 @@ impl TeacherScenario {
 
     /// Checks a file already read: everything [`TeacherScenario::parse`]
     /// holds it to but its size.
-    pub fn check(file: TeacherFile) -> Result<TeacherScenario, TeacherError> {
+    pub fn check(mut file: TeacherFile) -> Result<TeacherScenario, TeacherError> {
         if file.format != TEACHER_FORMAT {
             return Err(TeacherError::Format(file.format));
+        }
+        if file.version == 1 {
+            if let Some(first) = file
+                .scripts
+                .scenarios
+                .first_mut()
+                .and_then(|s| s.steps.first_mut())
+            {
+                first.actions.insert(0, crate::lab::before_transit());
+            }
+            file.version = TEACHER_VERSION;
         }
         if file.version != TEACHER_VERSION {
             return Err(TeacherError::Version(file.version));

@@ -5,9 +5,21 @@
 use idempotency_lab::lab::{Action, Lab};
 use idempotency_lab::GrantPoints;
 
-/// A lab that has carried out `actions`, each of which must be accepted.
-pub fn lab_of(actions: &[Action]) -> Lab {
+/// A new lab whose messages arrive at once: the world these tests were
+/// written for, where a request is queued the moment it is sent and its
+/// answer heard the moment the store answers. How messages travel, when they
+/// take time, is `tests/transit.rs`'s.
+pub fn instant_lab() -> Lab {
     let mut lab = Lab::new();
+    lab.dispatch(idempotency_lab::lab::before_transit())
+        .expect("0 ms is a valid transit");
+    lab
+}
+
+/// A lab whose messages arrive at once that has carried out `actions`, each
+/// of which must be accepted.
+pub fn lab_of(actions: &[Action]) -> Lab {
+    let mut lab = instant_lab();
     for action in actions {
         lab.dispatch(action.clone())
             .unwrap_or_else(|e| panic!("{action:?}: {e}"));
