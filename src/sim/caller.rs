@@ -114,10 +114,7 @@ pub(super) async fn call(
             heard_or_silence(arrived, deadline).await
         };
         let heard = async {
-            let heard = match select(pin!(answer), pin!(deadline_passes)).await {
-                Either::Left((answer, _)) => Some(answer),
-                Either::Right(_) => None,
-            };
+            let heard = before(answer, deadline_passes).await;
             let ended = matches!(heard, Some(Err(GrantError::WorkerStopped)));
             let_go(&shared, &running, &claimed, attempt, keeps_records, ended);
             heard_as_happening(&shared, &running, &account, attempt, heard)
@@ -151,10 +148,7 @@ pub(super) async fn call(
             );
         });
         let answer = async { heard_or_silence(told.await.ok().flatten(), deadline).await };
-        let heard = match select(pin!(answer), pin!(deadline_passes)).await {
-            Either::Left((answer, _)) => Some(answer),
-            Either::Right(_) => None,
-        };
+        let heard = before(answer, deadline_passes).await;
         heard_as_happening(&shared, &running, &account, attempt, heard)
     };
     let heard = match &what {
@@ -257,6 +251,17 @@ async fn journey(
         answer => travel_back(&shared, attempt, transit)
             .await
             .then_some(answer),
+    }
+}
+
+/// What `answer` gives if it comes before `deadline_passes`; `None` after.
+async fn before<T>(
+    answer: impl std::future::Future<Output = T>,
+    deadline_passes: impl std::future::Future<Output = ()>,
+) -> Option<T> {
+    match select(pin!(answer), pin!(deadline_passes)).await {
+        Either::Left((answer, _)) => Some(answer),
+        Either::Right(_) => None,
     }
 }
 
@@ -427,8 +432,8 @@ async fn travel_back(shared: &Shared, attempt: AttemptId, transit: crate::sim::M
     shared.answers_on_way.borrow_mut().push((attempt, lose));
     let arrival = shared.clock.sleep(transit);
     let arrived = matches!(select(pin!(arrival), lost).await, Either::Left(_));
-    // (A caller whose deadline passes first drops this wait: the switch left
-    // behind is cancelled, and the world sweeps it away.)
+    // (An answer travels in its request's own task, which no caller's deadline
+    // drops; a switch left behind by a dropped world is swept away anyway.)
     shared
         .answers_on_way
         .borrow_mut()

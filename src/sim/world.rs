@@ -16,7 +16,6 @@ use std::rc::Rc;
 
 use futures::executor::{LocalPool, LocalSpawner};
 use futures::stream::{FuturesUnordered, StreamExt};
-use futures::task::LocalSpawnExt;
 
 use crate::core::{GrantPoints, Language};
 
@@ -430,9 +429,7 @@ impl World {
     }
 
     fn spawn(&self, task: impl Future<Output = ()> + 'static) {
-        self.spawner
-            .spawn_local(task)
-            .expect("the world's executor takes tasks");
+        self.shared.spawn(task);
     }
 
     /// Runs every task that can move until none can: the world at rest at `now`.
