@@ -822,3 +822,25 @@ fn an_imported_file_counts_its_own_actions_not_the_conversions() {
         from_json(bad).unwrap_err()
     );
 }
+
+/// A version 3 file opens with one action of the conversion's own first, so
+/// it holds one action fewer than today's at most: the bound counts it.
+#[test]
+fn an_older_session_leaves_room_for_the_action_its_conversion_adds() {
+    let check = r#"{"check-balance":{"account_id":"a"}}"#;
+    let wait = r#"{"wait":{"ms":10}}"#;
+    let file = |n: usize| {
+        let mut actions = vec![check; n - 1];
+        actions.push(wait);
+        format!(
+            r#"{{"format":"idempotency-lab/session","version":3,"actions":[{}]}}"#,
+            actions.join(",")
+        )
+    };
+    let lab = from_json(&file(MAX_ACTIONS - 1)).unwrap();
+    assert_eq!(lab.history().actions.len(), MAX_ACTIONS);
+    assert_eq!(
+        from_json(&file(MAX_ACTIONS)).unwrap_err(),
+        SessionError::TooManyActions(MAX_ACTIONS + 1)
+    );
+}
