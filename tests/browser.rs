@@ -1052,6 +1052,43 @@ async fn the_time_slider_takes_the_lab_to_a_moment_and_back() {
     assert_eq!(clock.get_attribute("data-now"), Some(end));
 }
 
+/// The stage tells a screen reader each journey once, politely: the request
+/// setting out, then its answer coming back, as the slider finds them.
+#[wasm_bindgen_test]
+async fn the_stage_tells_each_journey_once_in_a_polite_live_region() {
+    let lab = mount(Lang::En).await;
+    let news = lab.find("[data-testid=stage-travel-news]").unwrap();
+    assert_eq!(news.get_attribute("aria-live").as_deref(), Some("polite"));
+    lab.act("Send").await;
+    let slider: HtmlInputElement = lab.find("#history").unwrap().unchecked_into();
+    let at = |ms: &str| {
+        slider.set_value(ms);
+        slider
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+    };
+    // Out for 400 ms, 100 ms of work, back for 400 ms.
+    at("100");
+    settle().await;
+    assert_eq!(
+        news.text_content().unwrap(),
+        "request attempt 1 on its way to its process."
+    );
+    at("200");
+    settle().await;
+    assert_eq!(
+        news.text_content().unwrap(),
+        "request attempt 1 on its way to its process.",
+        "said once, kept while nothing new begins"
+    );
+    at("700");
+    settle().await;
+    assert_eq!(
+        news.text_content().unwrap(),
+        "answer attempt 1 on its way back to its caller."
+    );
+}
+
 /// How often the part below was asked for, and whether it can arrive.
 static PART_CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 static PART_ARRIVES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

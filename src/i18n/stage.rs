@@ -8,7 +8,7 @@ use std::ops::Deref;
 use super::catalog::{Arg, Catalog};
 use super::declare::words;
 use crate::core::{PointWorker, Table};
-use crate::lab::{CallerMark, CallerState, Hop, ProcessState, Stage, StoreMark, TokenKind};
+use crate::lab::{CallerMark, CallerState, Hop, ProcessState, Stage, StoreMark, Token, TokenKind};
 
 words!(
     /// The stage's messages that take no value.
@@ -305,26 +305,49 @@ impl StageTexts {
         parts.push(self.say("stage.describe.moving", &[("n", count(moving))]));
         // Each message the world has on its way, by its attempt: where it goes,
         // or where an answer was lost.
-        for token in stage.tokens.iter().filter(|t| t.in_world) {
-            let Some(attempt) = token.attempt else {
-                continue;
-            };
-            let key = match token.hop {
-                Hop::Out => "stage.describe.hop.out",
-                Hop::Back => "stage.describe.hop.back",
-                Hop::Dropped => "stage.describe.hop.dropped",
-            };
-            parts.push(self.say(
-                key,
-                &[
-                    ("token", Arg::Text(self.token(token.kind).to_string())),
-                    (
-                        "attempt",
-                        Arg::Text(self.say("attempt_number", &[("n", Arg::Count(attempt))])),
-                    ),
-                ],
-            ));
-        }
+        parts.extend(stage.tokens.iter().filter_map(|t| self.travel(t)));
         parts.join(". ") + "."
+    }
+
+    /// Where one message of the world's is: on its way out or back, or lost on
+    /// its way back. `None` for a token the world does not hold (drawn after
+    /// its event) or one of no attempt.
+    pub fn travel(&self, token: &Token) -> Option<String> {
+        let attempt = token.attempt.filter(|_| token.in_world)?;
+        let key = match token.hop {
+            Hop::Out => "stage.describe.hop.out",
+            Hop::Back => "stage.describe.hop.back",
+            Hop::Dropped => "stage.describe.hop.dropped",
+        };
+        Some(self.say(
+            key,
+            &[
+                ("token", Arg::Text(self.token(token.kind).to_string())),
+                (
+                    "attempt",
+                    Arg::Text(self.say("attempt_number", &[("n", Arg::Count(attempt))])),
+                ),
+            ],
+        ))
+    }
+
+    /// What began since `before`: each message that set out, came back or was
+    /// lost, said once, for a polite live region. Empty when nothing began.
+    pub fn travel_news(&self, before: &[Token], now: &[Token]) -> String {
+        let seen = |t: &Token| {
+            before
+                .iter()
+                .any(|b| b.attempt == t.attempt && b.hop == t.hop && b.kind == t.kind && b.in_world)
+        };
+        let news: Vec<String> = now
+            .iter()
+            .filter(|t| !seen(t))
+            .filter_map(|t| self.travel(t))
+            .collect();
+        if news.is_empty() {
+            String::new()
+        } else {
+            news.join(". ") + "."
+        }
     }
 }

@@ -38,6 +38,21 @@ pub fn StageView(
     let texts = move || ctl.lang.get().texts();
     let stage = Memo::new(move |_| ctl.lab.with(|lab| lab.state().stage()));
     let description = Memo::new(move |_| stage.with(|s| texts().stage.describe(s)));
+    // What set out, came back or was lost since the last drawing, kept until
+    // something new begins: the live region is told each journey once.
+    let travel = Memo::new(move |before: Option<&(Vec<Token>, String)>| {
+        let now = stage.with(|s| s.tokens.clone());
+        let was = before
+            .map(|(tokens, _)| tokens.as_slice())
+            .unwrap_or_default();
+        let news = texts().stage.travel_news(was, &now);
+        let kept = match (news.is_empty(), before) {
+            (true, Some((_, said))) => said.clone(),
+            _ => news,
+        };
+        (now, kept)
+    });
+    let travel_news = Memo::new(move |_| travel.with(|(_, said)| said.clone()));
     // Held still while the clock is stopped; moving only while it runs.
     let frozen = move || ctl.speed.get() == Speed::Paused && !ctl.skipping.get();
     let callers = Memo::new(move |_| stage.with(|s| (s.callers.clone(), s.more_waiting)));
@@ -124,6 +139,9 @@ pub fn StageView(
             </div>
             <p id="stage-description" class="visually-hidden" data-testid="stage-description">
                 {move || description.get()}
+            </p>
+            <p class="visually-hidden" aria-live="polite" data-testid="stage-travel-news">
+                {move || travel_news.get()}
             </p>
         </section>
     }
