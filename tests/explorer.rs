@@ -723,13 +723,21 @@ fn the_generator_makes_every_kind_of_step() {
                 }
                 Action::SignIn { .. } => "sign-in",
                 Action::CheckBalance { .. } => "check",
+                Action::CrashProcess { process } => {
+                    assert!((1..=3).contains(process));
+                    "crash-process"
+                }
+                Action::LoseAnswer { attempt } => {
+                    assert!((1..=8 * 20).contains(attempt));
+                    "lose-answer"
+                }
                 other => panic!("{other:?}"),
             };
             *kinds.entry(kind).or_default() += 1;
         }
     }
     assert_eq!(lengths, (1..=8).collect());
-    assert_eq!(kinds.len(), 14, "{kinds:?}");
+    assert_eq!(kinds.len(), 16, "{kinds:?}");
     let all: usize = kinds.values().sum();
     let share = |kind: &str| kinds[kind] as f64 / all as f64;
     // Sends (with the racing pairs) lead; waits come next; every kind shows up.
@@ -745,7 +753,8 @@ fn the_generator_makes_every_kind_of_step() {
     );
     assert_eq!(
         waits,
-        [100, 201, 1_001, 2_200, 30_000].into_iter().collect()
+        // The fifth: half way back for an answer to be lost (400 ms each way).
+        [100, 201, 800, 1_001, 2_200, 30_000].into_iter().collect()
     );
     let part = |n: usize| n as f64 / sends as f64;
     assert!(
@@ -757,6 +766,28 @@ fn the_generator_makes_every_kind_of_step() {
         "25 points {small} of {sends}"
     );
     assert!(part(bob) > 0.4 && part(bob) < 0.6, "bob {bob} of {sends}");
+}
+
+/// A process crashed by hand (its number drawn blind) and an answer lost on
+/// its way (after a send and a wait to half way back): enough of them land,
+/// naming a running process or an answer travelling, for the search to try
+/// them under the default network time.
+#[test]
+fn the_generators_hand_crashes_and_lost_answers_land_in_runs() {
+    let settings = Settings::default();
+    assert!(settings.transit_ms > 0, "answers travel by default");
+    let setup: Vec<Setting> = Vec::new();
+    let (mut crashed, mut lost) = (0, 0);
+    for index in 0..400 {
+        let steps = history(&mut rng_for(5, index), &settings, 8);
+        let trial = run(&setup, &steps);
+        for step in &trial.steps {
+            crashed += usize::from(matches!(step, Action::CrashProcess { .. }));
+            lost += usize::from(matches!(step, Action::LoseAnswer { .. }));
+        }
+    }
+    assert!(crashed >= 10, "crashes accepted: {crashed}");
+    assert!(lost >= 10, "answers lost in flight: {lost}");
 }
 
 /// A found history as the walkthrough player's guest: the setup, a scenario

@@ -2,7 +2,8 @@
 //! (sends, retries with the same or a fresh key, lost acknowledgements, two
 //! callers racing, bursts, armed crash points, restarts, redelivery, pauses
 //! and steps, waits, the clock moved past retention, sign-ins, balance
-//! checks). The settings stay as they are: they are what is being tried.
+//! checks, a process crashed by hand, an answer lost on its way back). The
+//! settings stay as they are: they are what is being tried.
 
 use fastrand::Rng;
 
@@ -31,7 +32,8 @@ pub fn history(rng: &mut Rng, settings: &Settings, max_steps: usize) -> Vec<Acti
     let length = index(rng, max_steps.max(1)) + 1;
     let mut steps = Vec::with_capacity(length + 1);
     while steps.len() < length {
-        steps.extend(step(rng, settings));
+        let made = steps.iter().map(attempts_made).sum();
+        steps.extend(step(rng, settings, made));
     }
     steps.truncate(length);
     steps
@@ -65,10 +67,22 @@ fn wait(rng: &mut Rng, settings: &Settings) -> u64 {
     choices[index(rng, choices.len())].clamp(1, MAX_WAIT_MS)
 }
 
-/// One thing done to the world (two for callers racing on one key).
-fn step(rng: &mut Rng, settings: &Settings) -> Vec<Action> {
+/// How many attempts a step makes when the lab accepts it: a guess at the
+/// next attempt's number (a refused retry, a redelivery or a retry policy's
+/// own attempts make it wrong, and the step that relies on it is refused).
+fn attempts_made(step: &Action) -> u64 {
+    match step {
+        Action::Send { .. } | Action::RetrySame { .. } | Action::RetryFresh { .. } => 1,
+        Action::Burst { count, .. } => u64::from(*count),
+        _ => 0,
+    }
+}
+
+/// One thing done to the world (two for callers racing on one key, three for
+/// an answer lost on its way). `made`: the attempts made so far, as guessed.
+fn step(rng: &mut Rng, settings: &Settings, made: u64) -> Vec<Action> {
     let lose = |rng: &mut Rng| rng.u8(0..10) < 3;
-    match rng.u32(0..100) {
+    match rng.u32(0..106) {
         0..=21 => vec![Action::Send {
             grant: grant(rng),
             lose_acknowledgement: lose(rng),
@@ -110,8 +124,25 @@ fn step(rng: &mut Rng, settings: &Settings) -> Vec<Action> {
         92..=96 => vec![Action::SignIn {
             account_id: (rng.u8(0..3) != 0).then(|| account(rng)),
         }],
-        _ => vec![Action::CheckBalance {
+        97..=99 => vec![Action::CheckBalance {
             account_id: account(rng),
         }],
+        // Drawn blind: a number that names no running process is refused and
+        // left out, as the lab leaves it out.
+        100..=102 => vec![Action::CrashProcess {
+            process: rng.u32(1..=3),
+        }],
+        // A send, then the wait until its answer is half way back, then the
+        // answer lost there by hand.
+        _ => vec![
+            Action::Send {
+                grant: grant(rng),
+                lose_acknowledgement: false,
+            },
+            Action::Wait {
+                ms: (settings.transit_ms * 3 / 2 + settings.processing_ms).clamp(1, MAX_WAIT_MS),
+            },
+            Action::LoseAnswer { attempt: made + 1 },
+        ],
     }
 }
