@@ -511,6 +511,82 @@ fn a_hostile_file_is_refused_whole_with_its_reason() {
     assert!(message.contains("10240 KB"), "{message}");
 }
 
+/// The acts on the picture are a teacher's too: an answer lost half way back
+/// and a process crashed by hand are recorded, checked and played from the
+/// file; one that names no answer on its way, or no process, is refused whole.
+#[test]
+fn a_scenario_may_lose_an_answer_in_flight_and_crash_a_process_by_hand() {
+    let mut lab = Lab::new();
+    lab.dispatch(Action::Send {
+        grant: GrantPoints::new("order-1", "alice", 100),
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    // Out for 400 ms, 100 ms of work, then half way back.
+    lab.dispatch(Action::Wait { ms: 700 }).unwrap();
+    lab.dispatch(Action::LoseAnswer { attempt: 1 }).unwrap();
+    lab.dispatch(Action::CrashProcess { process: 1 }).unwrap();
+    lab.skip_to_idle().unwrap();
+    let mut recording = Recording::new();
+    recording
+        .mark(
+            &lab,
+            said(
+                "Alice has {balance:alice} points, and no answer came.",
+                "آلیس {balance:alice} امتیاز دارد و پاسخی نیامد.",
+            ),
+        )
+        .unwrap();
+    let scenario = recording.finish(&titled(), &BTreeMap::new()).unwrap();
+    let text = scenario.to_json();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let actions = &file["scripts"]["scenarios"][0]["steps"][0]["actions"];
+    let names: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_object()?.keys().next().map(String::as_str))
+        .collect();
+    assert!(names.contains(&"lose-answer"), "{names:?}");
+    assert!(names.contains(&"crash-process"), "{names:?}");
+    let read = TeacherScenario::parse(&text).expect("the file is accepted");
+    let (_, played) = play_to(read.script(), 0).unwrap();
+    assert_eq!(
+        *played.state().world().events(),
+        *lab.state().world().events(),
+        "the file plays the sandbox's world again"
+    );
+    assert_eq!(
+        played.state().process_number(),
+        2,
+        "a new process took over"
+    );
+    let rewrite = |from: &str, to: &str| {
+        let mut changed = file.clone();
+        for action in changed["scripts"]["scenarios"][0]["steps"][0]["actions"]
+            .as_array_mut()
+            .unwrap()
+        {
+            if let Some(inner) = action.get_mut(from) {
+                *inner = serde_json::from_str(to).unwrap();
+            }
+        }
+        TeacherScenario::parse(&changed.to_string()).unwrap_err()
+    };
+    for refused in [
+        rewrite("lose-answer", r#"{"attempt": 9}"#),
+        rewrite("crash-process", r#"{"process": 7}"#),
+    ] {
+        assert!(
+            matches!(
+                refused,
+                TeacherError::Content(_, ContentError::Refused { step: 1, .. })
+            ),
+            "{refused:?}"
+        );
+    }
+}
+
 #[test]
 fn a_damaged_or_oversized_link_is_refused_whole() {
     let (recording, _) = recorded();
