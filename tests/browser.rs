@@ -654,8 +654,28 @@ async fn the_walkthrough_steps_through_the_world_and_back_with_the_worlds_number
     };
     assert_eq!(animating(&page).as_deref(), Some("true"));
     assert!(page.rows().is_empty());
+    // Beside the clock, the room reads that the picture is still on its way.
+    let playing = page
+        .find("[data-testid=clock-playing]")
+        .expect("said while the step plays");
+    let end: u64 = playing.get_attribute("data-end").unwrap().parse().unwrap();
+    let now = |page: &Mounted| -> u64 {
+        page.find("[data-testid=clock]")
+            .and_then(|c| c.get_attribute("data-now"))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(end > now(&page), "{end} is ahead of {}", now(&page));
+    assert!(
+        playing.text_content().unwrap().starts_with("▶ playing to "),
+        "{:?}",
+        playing.text_content()
+    );
     page.click("Skip to the step's end").await;
     assert_eq!(animating(&page).as_deref(), Some("false"));
+    assert!(page.find("[data-testid=clock-playing]").is_none());
+    assert_eq!(now(&page), end, "the step ends where it said");
     assert_eq!(
         page.rows(),
         vec![("timeout-applied".to_string(), None, "100".to_string())]

@@ -129,6 +129,34 @@ fn a_lost_acknowledgement_stops_halfway_and_its_caller_times_out_marked() {
     assert!(halfway.caller(1).unwrap().time_left.unwrap() < 0.4);
 }
 
+/// A retry under a fresh key after a lost answer is answered "applied": its
+/// caller is drawn with the mark of a second grant, not as a plain success;
+/// a retry under the same key, answered from the receipt, is not.
+#[test]
+fn a_caller_granted_a_second_time_is_marked_so() {
+    let mut lab = instant_lab();
+    send(&mut lab, "alice", "order-1", true);
+    lab.skip_to_idle().unwrap();
+    lab.dispatch(Action::RetryFresh {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    let fresh = stage.caller(2).unwrap();
+    assert_eq!(fresh.state, CallerState::Answered);
+    assert_eq!(fresh.mark, Some(CallerMark::GrantedAgain));
+    assert_eq!(CallerMark::GrantedAgain.code(), "granted-again");
+    lab.dispatch(Action::RetrySame {
+        lose_acknowledgement: false,
+    })
+    .unwrap();
+    lab.skip_to_idle().unwrap();
+    let stage = lab.state().stage();
+    assert_eq!(stage.caller(3).unwrap().state, CallerState::Answered);
+    assert_eq!(stage.caller(3).unwrap().mark, None, "a replayed receipt");
+}
+
 #[test]
 fn a_lost_acknowledgement_never_travels_past_the_middle() {
     let mut lab = instant_lab();
@@ -423,6 +451,43 @@ fn the_description_says_what_is_queued_in_hand_and_waiting_in_each_language() {
     assert!(
         en.starts_with("Process 2 running: 0 of 16 queued, 0 waiting for room; the consumer is idle. Process 1 has ended; its queue and memory are gone. Callers shown: 0 waiting, 4 answered"),
         "{en}"
+    );
+}
+
+/// What a screen reader is told as messages travel: each journey once, when
+/// it begins; an answer the world will lose is an answer until it drops.
+#[test]
+fn the_travel_news_tells_each_journey_once_when_it_begins() {
+    let mut lab = Lab::new();
+    send(&mut lab, "alice", "order-1", true);
+    let t = &Lang::En.texts().stage;
+    let at = |lab: &mut Lab, ms: u64| {
+        let now = lab.state().now();
+        lab.dispatch(Action::Wait { ms: ms - now }).unwrap();
+        lab.state().stage().tokens
+    };
+    let out = at(&mut lab, 100);
+    assert_eq!(
+        t.travel_news(&[], &out),
+        "request attempt 1 on its way to its process."
+    );
+    assert_eq!(t.travel_news(&out, &at(&mut lab, 200)), "", "nothing new");
+    // Out for 400 ms, 100 ms of work, then back, lost half way.
+    let back = at(&mut lab, 600);
+    assert_eq!(
+        t.travel_news(&out, &back),
+        "answer attempt 1 on its way back to its caller."
+    );
+    let dropped = at(&mut lab, 750);
+    assert_eq!(
+        t.travel_news(&back, &dropped),
+        "the answer to attempt 1 was lost on its way back."
+    );
+    let fa = Lang::Fa.texts();
+    assert!(
+        fa.stage.travel_news(&back, &dropped).contains("گم شد"),
+        "{}",
+        fa.stage.travel_news(&back, &dropped)
     );
 }
 

@@ -121,6 +121,7 @@ impl StageTexts {
             CallerMark::Refused => "stage.mark.refused",
             CallerMark::Rejected => "stage.mark.rejected",
             CallerMark::ProcessEnded => "stage.mark.process_ended",
+            CallerMark::GrantedAgain => "stage.mark.granted_again",
         })
     }
 
@@ -319,10 +320,15 @@ impl StageTexts {
             Hop::Back => "stage.describe.hop.back",
             Hop::Dropped => "stage.describe.hop.dropped",
         };
+        // An answer the world will lose is, until it drops, an answer on its way.
+        let kind = match (token.kind, token.hop) {
+            (TokenKind::LostAck, Hop::Back) => TokenKind::Ack,
+            (kind, _) => kind,
+        };
         Some(self.say(
             key,
             &[
-                ("token", Arg::Text(self.token(token.kind).to_string())),
+                ("token", Arg::Text(self.token(kind).to_string())),
                 (
                     "attempt",
                     Arg::Text(self.say("attempt_number", &[("n", Arg::Count(attempt))])),

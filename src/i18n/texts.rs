@@ -436,6 +436,12 @@ impl Texts {
         }
     }
 
+    /// Beside the clock while a walkthrough step plays its time: the moment the
+    /// step ends, which its narration already tells.
+    pub fn clock_playing(&self, end: Millis) -> String {
+        self.say("clock.playing", &[("end", Arg::Time(end))])
+    }
+
     /// A time to move to that is not after now (the clock's time now).
     pub fn time_not_after_now(&self, now: Millis) -> String {
         self.say("time_not_after_now", &[("now", Arg::Time(now))])

@@ -62,6 +62,10 @@ pub enum CallerMark {
     Rejected,
     /// Its process ended (or crashed) before answering.
     ProcessEnded,
+    /// It was answered "applied", and its points went in a second time (an
+    /// operation granted before, or a purchase paid under another key): the
+    /// caller's success is the lesson's failure.
+    GrantedAgain,
 }
 
 impl CallerMark {
@@ -74,6 +78,7 @@ impl CallerMark {
             CallerMark::Refused => "refused",
             CallerMark::Rejected => "rejected",
             CallerMark::ProcessEnded => "process-ended",
+            CallerMark::GrantedAgain => "granted-again",
         }
     }
 }
@@ -438,6 +443,9 @@ fn caller(row: &AttemptRow, now: Millis) -> StageCaller {
 fn caller_mark(row: &AttemptRow) -> Option<CallerMark> {
     if row.forbidden.is_some() {
         return Some(CallerMark::Refused);
+    }
+    if row.applied_again() {
+        return Some(CallerMark::GrantedAgain);
     }
     if let Some(met) = row.met_in_progress {
         return Some(if met.waited {

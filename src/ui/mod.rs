@@ -397,7 +397,7 @@ pub fn App(
             <ChallengeBanner walk=walk />
             <div class="lab-area">
             {move || walk.open.get().then(|| walk_panel_later(walk))}
-            <Show when=mounted(3)>{stage_panel(ctl, reveal, walk.open.into())}</Show>
+            <Show when=mounted(3)>{stage_panel(ctl, reveal, walk)}</Show>
             // In the walkthrough these panels scroll inside their own region,
             // which the keyboard can reach and scroll.
             <div
@@ -538,9 +538,14 @@ fn PanelSlot(walk: Walk, panel: Panel, children: Children) -> impl IntoView {
 fn stage_panel(
     ctl: Controller,
     reveal: RwSignal<Option<crate::lab::AttemptId>>,
-    walking: Signal<bool>,
+    walk: Walk,
 ) -> impl IntoView {
-    view! { <StageView ctl=ctl reveal=reveal><TimeBar ctl=ctl resting=walking /></StageView> }
+    let playing = walk.playing_until();
+    view! {
+        <StageView ctl=ctl reveal=reveal>
+            <TimeBar ctl=ctl resting=walk.open playing=playing />
+        </StageView>
+    }
 }
 
 /// The benchmark's build without the stage, to measure the bytes it adds: the
@@ -549,9 +554,10 @@ fn stage_panel(
 fn stage_panel(
     ctl: Controller,
     _: RwSignal<Option<crate::lab::AttemptId>>,
-    walking: Signal<bool>,
+    walk: Walk,
 ) -> impl IntoView {
-    view! { <section class="panel stage"><TimeBar ctl=ctl resting=walking /></section> }
+    let playing = walk.playing_until();
+    view! { <section class="panel stage"><TimeBar ctl=ctl resting=walk.open playing=playing /></section> }
 }
 
 /// Carries out one of the article's four steps above the sandbox. The first

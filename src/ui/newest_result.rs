@@ -20,8 +20,9 @@ pub fn NewestResult(ctl: Controller) -> impl IntoView {
         ctl.lab.with(|lab| {
             let row = lab.state().timeline().last()?;
             let outcome = row.outcome();
+            // Points in a second time are a failure, whatever the caller heard.
             let (mark, word) = if row.applied_again() {
-                ("⚠", t.outcome_applied_again)
+                ("✕", t.outcome_applied_again)
             } else {
                 (icon(outcome), t.outcome(outcome))
             };

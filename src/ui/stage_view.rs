@@ -747,6 +747,7 @@ fn Legend(ctl: Controller) -> impl IntoView {
         crate::lab::CallerMark::Refused,
         crate::lab::CallerMark::Rejected,
         crate::lab::CallerMark::ProcessEnded,
+        crate::lab::CallerMark::GrantedAgain,
     ];
     view! {
         <details class="stage-legend" data-testid="stage-legend">

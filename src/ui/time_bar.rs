@@ -7,9 +7,15 @@ use leptos::prelude::*;
 use super::controller::{Controller, Speed};
 
 /// `resting`: while the walkthrough runs, its own pace drives the clock and
-/// these rest (still read).
+/// these rest (still read). `playing`: the moment a walkthrough step that is
+/// playing its time ends, said beside the clock, so the room knows the picture
+/// is still on its way to what the narration tells.
 #[component]
-pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl IntoView {
+pub fn TimeBar(
+    ctl: Controller,
+    #[prop(into)] resting: Signal<bool>,
+    #[prop(into)] playing: Signal<Option<crate::lab::Millis>>,
+) -> impl IntoView {
     let texts = move || ctl.lang.get().texts();
     let clock = Memo::new(move |_| {
         ctl.lab.with(|lab| {
@@ -42,6 +48,12 @@ pub fn TimeBar(ctl: Controller, #[prop(into)] resting: Signal<bool>) -> impl Int
                 data-idle=move || idle.get().to_string()
             >
                 {move || clock.with(|c| texts().clock(c.0, &c.2))}
+                {move || playing.get().map(|end| view! {
+                    " "
+                    <span class="clock-playing" data-testid="clock-playing" data-end=end>
+                        {texts().clock_playing(end)}
+                    </span>
+                })}
             </p>
             // All three sayings share one cell, only the one in force seen: the
             // cell is as tall as the longest, so a change of state moves nothing

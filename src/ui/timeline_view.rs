@@ -547,7 +547,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
                 // Points added a second time never read as a plain success.
                 <span class=format!("badge {}", outcome.code()) class:again=applied_again>
                     <span class="icon" aria-hidden="true">
-                        {if applied_again { "⚠" } else { icon(outcome) }}
+                        {if applied_again { "✕" } else { icon(outcome) }}
                     </span>
                     {if applied_again { t.outcome_applied_again } else { t.outcome(outcome) }}
                 </span>
@@ -631,7 +631,14 @@ fn show_newest_row(id: AttemptId) {
         let Some(row) = document().query_selector(&selector).ok().flatten() else {
             return;
         };
-        let Some(head) = document().query_selector(".timeline thead").ok().flatten() else {
+        // A header cell, not the header row: the cells are what sticks to
+        // the box's top, and the row stays where it was, scrolled away.
+        let Some(head) = row
+            .closest("table")
+            .ok()
+            .flatten()
+            .and_then(|table| table.query_selector("thead th").ok().flatten())
+        else {
             return;
         };
         let head = head.get_bounding_client_rect();

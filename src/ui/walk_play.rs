@@ -92,6 +92,11 @@ impl Walk {
         true
     }
 
+    /// While a step plays its time: the moment it ends.
+    pub fn playing_until(self) -> Signal<Option<Millis>> {
+        Signal::derive(move || self.animating.get().then(|| self.end.get_value()))
+    }
+
     /// Lands the step being played on its end at once.
     pub fn finish(self) {
         if self.animating.get_untracked() {
