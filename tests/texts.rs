@@ -452,3 +452,12 @@ fn every_message_of_every_language_is_said_without_a_gap() {
         );
     }
 }
+
+/// Beside the clock while a walkthrough step plays: the step's end, in the
+/// page's language and digits.
+#[test]
+fn the_clock_says_where_a_playing_step_ends() {
+    assert_eq!(Lang::En.texts().clock_playing(6_000), "▶ playing to 6.0 s");
+    let fa = Lang::Fa.texts().clock_playing(6_000);
+    assert!(fa.starts_with("▶ در حال پخش تا ۶"), "{fa}");
+}
