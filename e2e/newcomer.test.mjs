@@ -21,12 +21,10 @@ async function inView(locator) {
         if (r.top < b.top - 1 || r.bottom > b.bottom + 1) return false;
       }
     }
-    // Not under the timeline's sticky header: its cells stick, the header
-    // row itself scrolls away with the rows.
+    // Not under the timeline's sticky header.
     const head = el.closest('.timeline')?.querySelector('thead');
-    const cell = head?.querySelector('th');
-    if (cell && getComputedStyle(head).display !== 'none') {
-      const h = cell.getBoundingClientRect();
+    if (head && getComputedStyle(head).display !== 'none') {
+      const h = head.getBoundingClientRect();
       if (r.top < h.bottom - 1) return false;
     }
     return true;

@@ -631,14 +631,7 @@ fn show_newest_row(id: AttemptId) {
         let Some(row) = document().query_selector(&selector).ok().flatten() else {
             return;
         };
-        // A header cell, not the header row: the cells are what sticks to
-        // the box's top, and the row stays where it was, scrolled away.
-        let Some(head) = row
-            .closest("table")
-            .ok()
-            .flatten()
-            .and_then(|table| table.query_selector("thead th").ok().flatten())
-        else {
+        let Some(head) = document().query_selector(".timeline thead").ok().flatten() else {
             return;
         };
         let head = head.get_bounding_client_rect();
