@@ -9,7 +9,7 @@ use leptos::task::spawn_local;
 
 use super::controller::Controller;
 use super::page_env;
-use super::timeline_view::icon;
+use super::timeline_view::verdict;
 
 /// The line under the buttons, for the newest attempt a person sent.
 #[component]
@@ -19,13 +19,7 @@ pub fn NewestResult(ctl: Controller) -> impl IntoView {
         let t = texts();
         ctl.lab.with(|lab| {
             let row = lab.state().timeline().last()?;
-            let outcome = row.outcome();
-            // Points in a second time are a failure, whatever the caller heard.
-            let (mark, word) = if row.applied_again() {
-                ("✕", t.outcome_applied_again)
-            } else {
-                (icon(outcome), t.outcome(outcome))
-            };
+            let (mark, word) = verdict(t, row);
             // A refusal says why; a purchase paid again says so.
             let word = match row.caller_error() {
                 Some(e) => format!("{word}: {}", t.grant_error_short(e)),

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Texts};
 use crate::lab::{
     page_window, visible, AttemptId, AttemptRow, AttemptSays, CallerSays, Invariant, KnownBy,
     LabState, Marker, MarkerKind, Outcome, StagePart, StoreSays,
@@ -481,6 +481,7 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
     let truth = row.truth();
     let regranted = granted_again.is_some().then_some("true");
     let applied_again = row.applied_again();
+    let (mark, word) = verdict(t, &row);
     // The full sentence, for a pointer or a screen reader that wants the detail.
     let full_reason = row.store_error().map(|e| t.grant_error(e));
     let lost_ack = row.handled.as_ref().is_some_and(|h| h.acknowledgement_lost);
@@ -546,10 +547,8 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
             <td class="store" title=full_reason data-label=t.col_store>
                 // Points added a second time never read as a plain success.
                 <span class=format!("badge {}", outcome.code()) class:again=applied_again>
-                    <span class="icon" aria-hidden="true">
-                        {if applied_again { "✕" } else { icon(outcome) }}
-                    </span>
-                    {if applied_again { t.outcome_applied_again } else { t.outcome(outcome) }}
+                    <span class="icon" aria-hidden="true">{mark}</span>
+                    {word}
                 </span>
                 <span class="detail" class:crashed=row.handled.is_none() && row.crashed_at.is_some()>
                     {store_label}
@@ -594,6 +593,16 @@ fn TimelineRow(ctl: Controller, row: AttemptRow, notes: RowNotes, lang: Lang) ->
                 <bdi dir="ltr">{if row.balance_known() { t.num(row.balance_after) } else { "—".to_string() }}</bdi>
             </td>
         </tr>
+    }
+}
+
+/// A row's verdict, its shape and its word: points added a second time are
+/// a failure, whatever the caller heard, and never read as a plain success.
+pub fn verdict(t: &Texts, row: &AttemptRow) -> (&'static str, &'static str) {
+    if row.applied_again() {
+        ("✕", t.outcome_applied_again)
+    } else {
+        (icon(row.outcome()), t.outcome(row.outcome()))
     }
 }
 
